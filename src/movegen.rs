@@ -1,0 +1,302 @@
+//! Legal move generation for every board.
+//!
+//! Moves are generated legal, not pseudo-legal: checks, pins and the king's
+//! safety are handled while generating, so callers never filter. Every legal
+//! move is produced, including non-promotions that engines usually skip.
+
+use crate::bitboard::{self, Bitboard};
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+use crate::types::{Color, PieceType, Square};
+
+/// Fills `list` with every legal move of the side to move.
+pub fn legal_moves(pos: &Position, list: &mut MoveList) {
+    list.clear();
+    let us = pos.side_to_move();
+    let mask = pos.kind().mask();
+    let own = pos.pieces(us);
+    let checkers = pos.checkers();
+    let king = pos.king_square(us);
+
+    if let Some(k) = king {
+        king_moves(pos, k, list);
+        if checkers.more_than_one() {
+            return;
+        }
+    }
+    // With one checker every other move must capture it or block its line;
+    // a contact check leaves nothing to block, so drops find no square.
+    let (move_targets, drop_targets) = match (king, checkers.first()) {
+        (Some(k), Some(checker)) => {
+            let block = bitboard::between(k, checker);
+            (block.with(checker), block)
+        }
+        _ => (mask.and_not(own), mask.and_not(pos.occupied())),
+    };
+    piece_moves(pos, king, move_targets, list);
+    if drop_targets.any() && !pos.hand(us).is_empty() {
+        drops(pos, drop_targets, list);
+    }
+}
+
+/// Whether the side to move has at least one legal move.
+pub fn has_legal_move(pos: &Position) -> bool {
+    let mut list = MoveList::new();
+    legal_moves(pos, &mut list);
+    !list.is_empty()
+}
+
+/// Whether `m` is legal in `pos`.
+pub fn is_legal(pos: &Position, m: Move) -> bool {
+    let mut list = MoveList::new();
+    legal_moves(pos, &mut list);
+    list.contains(m)
+}
+
+fn king_moves(pos: &Position, k: Square, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let them = us.flip();
+    let targets = bitboard::king_attacks(k) & pos.kind().mask() & !pos.pieces(us);
+    // The king must not hide behind itself from a slider: look through it.
+    let occupied = pos.occupied().without(k);
+    for to in targets {
+        if !pos.is_attacked(to, them, occupied) {
+            list.push(Move::normal(k, to, false));
+        }
+    }
+}
+
+fn piece_moves(pos: &Position, king: Option<Square>, targets: Bitboard, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let occupied = pos.occupied();
+    let pinned = pos.pinned(us);
+    let movers = match king {
+        Some(k) => pos.pieces(us).without(k),
+        None => pos.pieces(us),
+    };
+    for from in movers {
+        let pt = pos.piece_on(from).piece_type();
+        let mut to = bitboard::attacks(us, pt, from, occupied) & targets;
+        if let Some(k) = king
+            && pinned.has(from)
+        {
+            to &= bitboard::line(k, from);
+        }
+        if to.any() {
+            push_board_moves(pos, us, pt, from, to, list);
+        }
+    }
+}
+
+/// Pushes the moves of one piece to each target, with and without promotion
+/// where each is allowed.
+#[inline]
+fn push_board_moves(
+    pos: &Position,
+    us: Color,
+    pt: PieceType,
+    from: Square,
+    targets: Bitboard,
+    list: &mut MoveList,
+) {
+    if !pt.can_promote() {
+        for to in targets {
+            list.push(Move::normal(from, to, false));
+        }
+        return;
+    }
+    let kind = pos.kind();
+    let zone = kind.zone(us);
+    let promoting = if zone.has(from) {
+        targets
+    } else {
+        targets & zone
+    };
+    for to in promoting {
+        list.push(Move::normal(from, to, true));
+    }
+    for to in targets.and_not(kind.dead_squares(us, pt)) {
+        list.push(Move::normal(from, to, false));
+    }
+}
+
+fn drops(pos: &Position, targets: Bitboard, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let kind = pos.kind();
+    let hand = pos.hand(us);
+    for pt in PieceType::HAND {
+        if hand.count(pt) == 0 {
+            continue;
+        }
+        let mut to = targets.and_not(kind.dead_squares(us, pt));
+        if pt == PieceType::PAWN {
+            to = to.and_not(pawn_files(pos, us));
+            if let Some(sq) = pawn_mate_square(pos)
+                && to.has(sq)
+                && is_pawn_drop_mate(pos, sq)
+            {
+                to = to.without(sq);
+            }
+        }
+        for sq in to {
+            list.push(Move::drop(pt, sq));
+        }
+    }
+}
+
+/// Files holding an unpromoted pawn of `color` (二歩 forbids dropping there).
+fn pawn_files(pos: &Position, color: Color) -> Bitboard {
+    let mut files = Bitboard::EMPTY;
+    for sq in pos.pieces_of(color, PieceType::PAWN) {
+        files |= Bitboard::file_mask(sq.file());
+    }
+    files
+}
+
+/// The square from which a pawn of the side to move would check the enemy king.
+fn pawn_mate_square(pos: &Position) -> Option<Square> {
+    let them = pos.side_to_move().flip();
+    let k = pos.king_square(them)?;
+    bitboard::step_attacks(them, PieceType::PAWN, k).first()
+}
+
+/// 打ち歩詰め, decided exactly: the drop is a mate only if the defender has no
+/// legal reply at all, so pins on defenders and sliders covering the pawn
+/// through the king are accounted for by the ordinary legality rules.
+fn is_pawn_drop_mate(pos: &Position, sq: Square) -> bool {
+    let after = pos.play(Move::drop(PieceType::PAWN, sq));
+    !has_legal_move(&after)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sfen;
+
+    fn moves_of(sfen_text: &str) -> Vec<String> {
+        let pos = sfen::parse_sfen(sfen_text).expect("valid sfen");
+        let mut list = MoveList::new();
+        legal_moves(&pos, &mut list);
+        let mut v: Vec<String> = list.iter().map(|m| m.to_string()).collect();
+        v.sort();
+        v
+    }
+
+    fn count(sfen_text: &str) -> usize {
+        moves_of(sfen_text).len()
+    }
+
+    #[test]
+    fn start_positions() {
+        assert_eq!(count(crate::rules::BoardKind::Standard.start_sfen()), 30);
+        assert_eq!(count(crate::rules::BoardKind::Mini.start_sfen()), 14);
+    }
+
+    #[test]
+    fn pawn_drop_mate_is_excluded_but_other_pawn_drops_stay() {
+        // Golds on 3b and 2c cover every escape and the pawn: P*1b mates.
+        let v = moves_of("8k/6G2/7G1/9/9/9/9/9/K8 b P 1");
+        assert!(!v.contains(&"P*1b".to_string()));
+        assert!(v.contains(&"P*1c".to_string()));
+        // Without the gold on 2c the king takes the pawn: the drop is legal.
+        let v = moves_of("8k/6G2/9/9/9/9/9/9/K8 b P 1");
+        assert!(v.contains(&"P*1b".to_string()));
+    }
+
+    #[test]
+    fn seed_002_rook_pins_the_capturing_bishop() {
+        // Seed 002, first case, on 3x3: gote drops P*3b against the king on
+        // 3c. Sente's bishop on 2c could take the pawn, but gote's rook on 1c
+        // pins it to the king; the gold on 3a guards the pawn. Mate, so the
+        // drop is illegal; a shortcut that sees "the bishop can capture"
+        // gets this wrong.
+        let v = moves_of("g2/1S1/KBr w p 1");
+        assert!(!v.contains(&"P*3b".to_string()), "{v:?}");
+        // Without the pinning rook the bishop takes the pawn: legal.
+        let v = moves_of("g2/1S1/KB1 w p 1");
+        assert!(v.contains(&"P*3b".to_string()), "{v:?}");
+    }
+
+    #[test]
+    fn seed_002_bishop_pins_the_capturing_rook() {
+        // Seed 002, second case, on 3x3: sente drops P*1b against the king on
+        // 1a. Gote's rook on 2b could take it, but sente's bishop on 3c pins
+        // the rook along the diagonal; the gold on 1c guards the pawn.
+        let v = moves_of("1lk/1r1/B1G b P 1");
+        assert!(!v.contains(&"P*1b".to_string()), "{v:?}");
+        let v = moves_of("1lk/1r1/2G b P 1");
+        assert!(v.contains(&"P*1b".to_string()), "{v:?}");
+    }
+
+    #[test]
+    fn pinned_defender_on_9x9() {
+        // Sente king 5i; gote drops P*5h. The bishop on 4i could take it but
+        // is pinned along the i-rank by the rook on 1i; the silver on 5g guards
+        // the pawn and the king's other squares hold its own pieces.
+        let v = moves_of("8k/9/9/9/9/9/4s4/3S1P3/3LKB2r w p 1");
+        assert!(!v.contains(&"P*5h".to_string()), "{v:?}");
+        let v = moves_of("8k/9/9/9/9/9/4s4/3S1P3/3LKB3 w p 1");
+        assert!(v.contains(&"P*5h".to_string()), "{v:?}");
+    }
+
+    #[test]
+    fn king_may_not_take_a_pawn_a_slider_guards() {
+        // P*1b against the king on 1a: a bishop on 4e guards 1b from afar,
+        // a gold on 3b covers 2a and 2b. Mate: illegal.
+        let v = moves_of("8k/6G2/9/9/5B3/9/9/9/K8 b P 1");
+        assert!(!v.contains(&"P*1b".to_string()), "{v:?}");
+        // A piece on 2c cuts the bishop's line: the king takes the pawn.
+        let v = moves_of("8k/6G2/7p1/9/5B3/9/9/9/K8 b P 1");
+        assert!(v.contains(&"P*1b".to_string()), "{v:?}");
+    }
+
+    #[test]
+    fn nifu_and_dead_drops_are_excluded() {
+        let v = moves_of("4k4/9/9/9/9/9/4P4/9/4K4 b PLN 1");
+        assert!(!v.iter().any(|m| m.starts_with("P*5")));
+        assert!(v.contains(&"P*4e".to_string()));
+        assert!(!v.iter().any(|m| m.starts_with("P*") && m.ends_with('a')));
+        assert!(!v.iter().any(|m| m.starts_with("L*") && m.ends_with('a')));
+        assert!(
+            !v.iter()
+                .any(|m| m.starts_with("N*") && (m.ends_with('a') || m.ends_with('b')))
+        );
+        assert!(v.contains(&"N*1c".to_string()));
+    }
+
+    #[test]
+    fn forced_and_optional_promotion() {
+        // Sente pawn on 1b must promote on 1a; silver may choose.
+        let v = moves_of("k8/8P/9/5S3/9/9/9/9/K8 b - 1");
+        assert!(v.contains(&"1b1a+".to_string()));
+        assert!(!v.contains(&"1b1a".to_string()));
+        assert!(v.contains(&"4d4c+".to_string()));
+        assert!(v.contains(&"4d4c".to_string()));
+        // A knight may not stop on the last two ranks unpromoted.
+        let v = moves_of("k8/9/9/7N1/9/9/9/9/K8 b - 1");
+        assert!(v.contains(&"2d1b+".to_string()));
+        assert!(!v.contains(&"2d1b".to_string()));
+    }
+
+    #[test]
+    fn ninemasu_knight_geometry() {
+        // On 3x3 a sente knight on rank c jumps to rank a and must promote;
+        // it can never be dropped outside rank c.
+        let v = moves_of("1k1/3/1N1 b N 1");
+        assert!(v.contains(&"2c1a+".to_string()) || v.contains(&"2c3a+".to_string()));
+        assert!(!v.contains(&"2c3a".to_string()));
+        assert!(
+            v.iter()
+                .filter(|m| m.starts_with("N*"))
+                .all(|m| m.ends_with('c'))
+        );
+    }
+
+    #[test]
+    fn no_move_into_check() {
+        // Sente king 5i, gote rook 5a: the king may not stay on the 5-file.
+        let v = moves_of("4r4/9/9/9/9/9/9/9/4K4 b - 1");
+        assert!(!v.contains(&"5i5h".to_string()));
+        assert!(v.contains(&"5i4h".to_string()));
+    }
+}
