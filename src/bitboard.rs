@@ -59,6 +59,20 @@ impl Bitboard {
         self.0.count_ones()
     }
 
+    /// Number of squares, counted one by one: faster than a software
+    /// popcount for the few-square sets move generation produces on CPUs
+    /// (or builds) without a popcount instruction.
+    #[inline]
+    pub const fn count_sparse(self) -> u32 {
+        let mut bits = self.0;
+        let mut n = 0;
+        while bits != 0 {
+            bits &= bits - 1;
+            n += 1;
+        }
+        n
+    }
+
     /// Whether the set has two or more squares.
     #[inline]
     pub const fn more_than_one(self) -> bool {
@@ -91,6 +105,20 @@ impl Bitboard {
     #[inline]
     pub const fn and_not(self, other: Bitboard) -> Bitboard {
         Bitboard(self.0 & !other.0)
+    }
+
+    /// Every square moved one rank towards rank i (index + 1). Callers make
+    /// sure no square is on rank i, so nothing wraps into the next file.
+    #[inline]
+    pub const fn shift_down(self) -> Bitboard {
+        Bitboard((self.0 << 1) & Self::ALL.0)
+    }
+
+    /// Every square moved one rank towards rank a (index - 1). Callers make
+    /// sure no square is on rank a.
+    #[inline]
+    pub const fn shift_up(self) -> Bitboard {
+        Bitboard(self.0 >> 1)
     }
 
     /// Every square of one file.

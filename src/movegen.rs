@@ -3,15 +3,108 @@
 //! Moves are generated legal, not pseudo-legal: checks, pins and the king's
 //! safety are handled while generating, so callers never filter. Every legal
 //! move is produced, including non-promotions that engines usually skip.
+//!
+//! The generator hands moves to a [`Sink`] in groups (one origin, a set of
+//! destinations), so the same code fills a [`MoveList`] or only counts, which
+//! is what perft does at its last ply.
 
 use crate::bitboard::{self, Bitboard};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::types::{Color, PieceType, Square};
 
+/// Receives generated moves, a group at a time.
+trait Sink {
+    /// Moves from `from` to each square of `to`.
+    fn board(&mut self, from: Square, to: Bitboard, promote: bool);
+    /// Pawn pushes: every pawn moves one square forward, onto `to`.
+    fn pawns(&mut self, us: Color, to: Bitboard, promote: bool);
+    /// Drops of `pt` onto each square of `to`.
+    fn drops(&mut self, pt: PieceType, to: Bitboard);
+}
+
+impl Sink for MoveList {
+    #[inline]
+    fn board(&mut self, from: Square, to: Bitboard, promote: bool) {
+        for sq in to {
+            self.push(Move::normal(from, sq, promote));
+        }
+    }
+
+    #[inline]
+    fn pawns(&mut self, us: Color, to: Bitboard, promote: bool) {
+        for sq in to {
+            self.push(Move::normal(pawn_origin(us, sq), sq, promote));
+        }
+    }
+
+    #[inline]
+    fn drops(&mut self, pt: PieceType, to: Bitboard) {
+        for sq in to {
+            self.push(Move::drop(pt, sq));
+        }
+    }
+}
+
+/// Counts moves without making them.
+struct Counter(usize);
+
+impl Sink for Counter {
+    #[inline]
+    fn board(&mut self, _from: Square, to: Bitboard, _promote: bool) {
+        self.0 += to.count_sparse() as usize;
+    }
+
+    #[inline]
+    fn pawns(&mut self, _us: Color, to: Bitboard, _promote: bool) {
+        self.0 += to.count_sparse() as usize;
+    }
+
+    #[inline]
+    fn drops(&mut self, _pt: PieceType, to: Bitboard) {
+        self.0 += to.count_sparse() as usize;
+    }
+}
+
+/// The square a pawn of `us` came from to reach `to` (one rank behind).
+#[inline]
+fn pawn_origin(us: Color, to: Square) -> Square {
+    let index = match us {
+        Color::Sente => to.index() + 1,
+        Color::Gote => to.index() - 1,
+    };
+    Square::from_index(index).unwrap_or(to)
+}
+
 /// Fills `list` with every legal move of the side to move.
+#[inline(always)]
 pub fn legal_moves(pos: &Position, list: &mut MoveList) {
     list.clear();
+    generate(pos, list);
+}
+
+/// Number of legal moves of the side to move.
+#[inline(always)]
+pub fn count_legal_moves(pos: &Position) -> usize {
+    let mut counter = Counter(0);
+    generate(pos, &mut counter);
+    counter.0
+}
+
+/// Whether the side to move has at least one legal move.
+pub fn has_legal_move(pos: &Position) -> bool {
+    count_legal_moves(pos) > 0
+}
+
+/// Whether `m` is legal in `pos`.
+pub fn is_legal(pos: &Position, m: Move) -> bool {
+    let mut list = MoveList::new();
+    legal_moves(pos, &mut list);
+    list.contains(m)
+}
+
+#[inline(always)]
+fn generate<S: Sink>(pos: &Position, sink: &mut S) {
     let us = pos.side_to_move();
     let mask = pos.kind().mask();
     let own = pos.pieces(us);
@@ -19,7 +112,7 @@ pub fn legal_moves(pos: &Position, list: &mut MoveList) {
     let king = pos.king_square(us);
 
     if let Some(k) = king {
-        king_moves(pos, k, list);
+        king_moves(pos, k, sink);
         if checkers.more_than_one() {
             return;
         }
@@ -33,94 +126,120 @@ pub fn legal_moves(pos: &Position, list: &mut MoveList) {
         }
         _ => (mask.and_not(own), mask.and_not(pos.occupied())),
     };
-    piece_moves(pos, king, move_targets, list);
+    piece_moves(pos, king, move_targets, sink);
     if drop_targets.any() && !pos.hand(us).is_empty() {
-        drops(pos, drop_targets, list);
+        drops(pos, drop_targets, sink);
     }
 }
 
-/// Whether the side to move has at least one legal move.
-pub fn has_legal_move(pos: &Position) -> bool {
-    let mut list = MoveList::new();
-    legal_moves(pos, &mut list);
-    !list.is_empty()
-}
-
-/// Whether `m` is legal in `pos`.
-pub fn is_legal(pos: &Position, m: Move) -> bool {
-    let mut list = MoveList::new();
-    legal_moves(pos, &mut list);
-    list.contains(m)
-}
-
-fn king_moves(pos: &Position, k: Square, list: &mut MoveList) {
+#[inline(always)]
+fn king_moves<S: Sink>(pos: &Position, k: Square, sink: &mut S) {
     let us = pos.side_to_move();
     let them = us.flip();
     let targets = bitboard::king_attacks(k) & pos.kind().mask() & !pos.pieces(us);
     // The king must not hide behind itself from a slider: look through it.
     let occupied = pos.occupied().without(k);
+    let mut safe = Bitboard::EMPTY;
     for to in targets {
         if !pos.is_attacked(to, them, occupied) {
-            list.push(Move::normal(k, to, false));
+            safe = safe.with(to);
         }
     }
+    sink.board(k, safe, false);
 }
 
-fn piece_moves(pos: &Position, king: Option<Square>, targets: Bitboard, list: &mut MoveList) {
+/// Moves of every piece but the king. Unpinned pieces go type by type (pawns
+/// all at once); pinned ones stay on the line through their king.
+#[inline(always)]
+fn piece_moves<S: Sink>(pos: &Position, king: Option<Square>, targets: Bitboard, sink: &mut S) {
     let us = pos.side_to_move();
     let occupied = pos.occupied();
     let pinned = pos.pinned(us);
-    let movers = match king {
-        Some(k) => pos.pieces(us).without(k),
-        None => pos.pieces(us),
-    };
-    for from in movers {
-        let pt = pos.piece_on(from).piece_type();
-        let mut to = bitboard::attacks(us, pt, from, occupied) & targets;
-        if let Some(k) = king
-            && pinned.has(from)
-        {
-            to &= bitboard::line(k, from);
+    let free = pos.pieces(us).and_not(pinned);
+    let kind = pos.kind();
+    let zone = kind.zone(us);
+
+    // Pawns never stand on their last rank, so a one-rank shift stays in the file.
+    let pawns = pos.pieces_of(us, PieceType::PAWN) & free;
+    if pawns.any() {
+        let to = match us {
+            Color::Sente => pawns.shift_up(),
+            Color::Gote => pawns.shift_down(),
+        } & targets;
+        sink.pawns(us, to & zone, true);
+        sink.pawns(us, to.and_not(kind.dead_squares(us, PieceType::PAWN)), false);
+    }
+    // Lances and knights only move forward: promotion depends on `to` alone.
+    for pt in [PieceType::LANCE, PieceType::KNIGHT] {
+        let dead = kind.dead_squares(us, pt);
+        for from in pos.pieces_of(us, pt) & free {
+            let to = bitboard::attacks(us, pt, from, occupied) & targets;
+            sink.board(from, to & zone, true);
+            sink.board(from, to.and_not(dead), false);
         }
-        if to.any() {
-            push_board_moves(pos, us, pt, from, to, list);
+    }
+    for from in pos.pieces_of(us, PieceType::SILVER) & free {
+        let to = bitboard::step_attacks(us, PieceType::SILVER, from) & targets;
+        promotable(sink, zone, from, to);
+    }
+    for from in pos.pieces_of(us, PieceType::BISHOP) & free {
+        promotable(sink, zone, from, bitboard::bishop_attacks(from, occupied) & targets);
+    }
+    for from in pos.pieces_of(us, PieceType::ROOK) & free {
+        promotable(sink, zone, from, bitboard::rook_attacks(from, occupied) & targets);
+    }
+    for from in pos.gold_movers(us) & free {
+        sink.board(from, bitboard::gold_attacks(us, from) & targets, false);
+    }
+    for from in pos.pieces_of(us, PieceType::HORSE) & free {
+        let to = bitboard::bishop_attacks(from, occupied) | bitboard::king_attacks(from);
+        sink.board(from, to & targets, false);
+    }
+    for from in pos.pieces_of(us, PieceType::DRAGON) & free {
+        let to = bitboard::rook_attacks(from, occupied) | bitboard::king_attacks(from);
+        sink.board(from, to & targets, false);
+    }
+    if let Some(k) = king {
+        for from in pinned {
+            let pt = pos.piece_on(from).piece_type();
+            let to = bitboard::attacks(us, pt, from, occupied) & targets & bitboard::line(k, from);
+            push_board_moves(pos, us, pt, from, to, sink);
         }
     }
 }
 
-/// Pushes the moves of one piece to each target, with and without promotion
-/// where each is allowed.
+/// Silver, bishop and rook: promotion is optional when the move starts or
+/// ends in the zone, and they are never dead.
 #[inline]
-fn push_board_moves(
+fn promotable<S: Sink>(sink: &mut S, zone: Bitboard, from: Square, to: Bitboard) {
+    let promoting = if zone.has(from) { to } else { to & zone };
+    sink.board(from, promoting, true);
+    sink.board(from, to, false);
+}
+
+/// Moves of one piece of any type to each target, with and without promotion
+/// where each is allowed.
+fn push_board_moves<S: Sink>(
     pos: &Position,
     us: Color,
     pt: PieceType,
     from: Square,
     targets: Bitboard,
-    list: &mut MoveList,
+    sink: &mut S,
 ) {
     if !pt.can_promote() {
-        for to in targets {
-            list.push(Move::normal(from, to, false));
-        }
+        sink.board(from, targets, false);
         return;
     }
     let kind = pos.kind();
     let zone = kind.zone(us);
-    let promoting = if zone.has(from) {
-        targets
-    } else {
-        targets & zone
-    };
-    for to in promoting {
-        list.push(Move::normal(from, to, true));
-    }
-    for to in targets.and_not(kind.dead_squares(us, pt)) {
-        list.push(Move::normal(from, to, false));
-    }
+    let promoting = if zone.has(from) { targets } else { targets & zone };
+    sink.board(from, promoting, true);
+    sink.board(from, targets.and_not(kind.dead_squares(us, pt)), false);
 }
 
-fn drops(pos: &Position, targets: Bitboard, list: &mut MoveList) {
+#[inline(always)]
+fn drops<S: Sink>(pos: &Position, targets: Bitboard, sink: &mut S) {
     let us = pos.side_to_move();
     let kind = pos.kind();
     let hand = pos.hand(us);
@@ -138,9 +257,7 @@ fn drops(pos: &Position, targets: Bitboard, list: &mut MoveList) {
                 to = to.without(sq);
             }
         }
-        for sq in to {
-            list.push(Move::drop(pt, sq));
-        }
+        sink.drops(pt, to);
     }
 }
 
@@ -163,6 +280,7 @@ fn pawn_mate_square(pos: &Position) -> Option<Square> {
 /// 打ち歩詰め, decided exactly: the drop is a mate only if the defender has no
 /// legal reply at all, so pins on defenders and sliders covering the pawn
 /// through the king are accounted for by the ordinary legality rules.
+#[inline(never)]
 fn is_pawn_drop_mate(pos: &Position, sq: Square) -> bool {
     let after = pos.play(Move::drop(PieceType::PAWN, sq));
     !has_legal_move(&after)

@@ -193,9 +193,15 @@ impl Position {
         self.by_type[pt.index()] & self.by_color[color.index()]
     }
 
+    /// Pieces of `color` that move like a gold (gold and promoted minor pieces).
+    #[inline]
+    pub fn gold_movers(&self, color: Color) -> Bitboard {
+        self.all_gold_movers() & self.by_color[color.index()]
+    }
+
     /// Pieces that move like a gold (gold and the promoted minor pieces).
     #[inline]
-    fn gold_movers(&self) -> Bitboard {
+    fn all_gold_movers(&self) -> Bitboard {
         self.by_type[PieceType::GOLD.index()]
             | self.by_type[PieceType::PRO_PAWN.index()]
             | self.by_type[PieceType::PRO_LANCE.index()]
@@ -204,29 +210,43 @@ impl Position {
     }
 
     /// Pieces of `color` attacking `sq`, with the given occupancy for sliders.
+    #[inline(always)]
     pub fn attackers_to(&self, sq: Square, color: Color, occupied: Bitboard) -> Bitboard {
         let them = color.flip();
         let t = &self.by_type;
+        let own = self.by_color[color.index()];
         let horse = t[PieceType::HORSE.index()];
         let dragon = t[PieceType::DRAGON.index()];
-        let attackers = (bitboard::step_attacks(them, PieceType::PAWN, sq)
+        let mut attackers = (bitboard::step_attacks(them, PieceType::PAWN, sq)
             & t[PieceType::PAWN.index()])
             | (bitboard::step_attacks(them, PieceType::KNIGHT, sq) & t[PieceType::KNIGHT.index()])
             | (bitboard::step_attacks(them, PieceType::SILVER, sq) & t[PieceType::SILVER.index()])
-            | (bitboard::gold_attacks(them, sq) & self.gold_movers())
-            | (bitboard::king_attacks(sq) & (t[PieceType::KING.index()] | horse | dragon))
-            | (bitboard::lance_attacks(them, sq, occupied) & t[PieceType::LANCE.index()])
-            | (bitboard::bishop_attacks(sq, occupied) & (t[PieceType::BISHOP.index()] | horse))
-            | (bitboard::rook_attacks(sq, occupied) & (t[PieceType::ROOK.index()] | dragon));
-        attackers & self.by_color[color.index()]
+            | (bitboard::gold_attacks(them, sq) & self.all_gold_movers())
+            | (bitboard::king_attacks(sq) & (t[PieceType::KING.index()] | horse | dragon));
+        // Slider rays are the expensive part: trace them only when a slider of
+        // the right kind stands on one of the lines at all.
+        let lances = t[PieceType::LANCE.index()] & own;
+        if (bitboard::lance_pseudo_attacks(them, sq) & lances).any() {
+            attackers |= bitboard::lance_attacks(them, sq, occupied) & lances;
+        }
+        let diagonal = (t[PieceType::BISHOP.index()] | horse) & own;
+        if (bitboard::bishop_pseudo_attacks(sq) & diagonal).any() {
+            attackers |= bitboard::bishop_attacks(sq, occupied) & diagonal;
+        }
+        let orthogonal = (t[PieceType::ROOK.index()] | dragon) & own;
+        if (bitboard::rook_pseudo_attacks(sq) & orthogonal).any() {
+            attackers |= bitboard::rook_attacks(sq, occupied) & orthogonal;
+        }
+        attackers & own
     }
 
     /// Whether `color` attacks `sq`.
-    #[inline]
+    #[inline(always)]
     pub fn is_attacked(&self, sq: Square, color: Color, occupied: Bitboard) -> bool {
         self.attackers_to(sq, color, occupied).any()
     }
 
+    #[inline(always)]
     fn compute_checkers(&self) -> Bitboard {
         match self.kings[self.side.index()] {
             Some(k) => self.attackers_to(k, self.side.flip(), self.occupied()),
@@ -236,6 +256,7 @@ impl Position {
 
     /// Pieces of `color` that shield `color`'s king from an enemy slider:
     /// moving one off the line would expose the king.
+    #[inline(always)]
     pub fn pinned(&self, color: Color) -> Bitboard {
         let Some(k) = self.kings[color.index()] else {
             return Bitboard::EMPTY;
@@ -262,7 +283,7 @@ impl Position {
     // ---- making moves ----------------------------------------------------
 
     /// The position after `m`, which must be legal here.
-    #[inline]
+    #[inline(always)]
     pub fn play(&self, m: Move) -> Position {
         let mut next = self.clone();
         next.play_in_place(m);
@@ -270,6 +291,7 @@ impl Position {
     }
 
     /// Applies `m`, which must be legal here.
+    #[inline(always)]
     pub fn play_in_place(&mut self, m: Move) {
         let us = self.side;
         let to = m.to();
