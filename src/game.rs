@@ -40,7 +40,7 @@ struct Record {
 pub const REPETITION_COUNT: usize = 4;
 
 /// A position and the positions that led to it.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct Game {
     start: Position,
     position: Position,
