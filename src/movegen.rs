@@ -397,6 +397,35 @@ mod tests {
     }
 
     #[test]
+    fn promotion_into_out_of_and_within_the_zone() {
+        // Sente silver on 4c (in the zone): out of it (4c3d) and within it
+        // (4c4b) may promote; a bishop entering the zone (8h3c) may too.
+        let v = moves_of("k8/9/5S3/9/9/9/9/1B7/K8 b - 1");
+        for m in ["4c3d+", "4c3d", "4c4b+", "4c4b", "8h3c+", "8h3c", "8h6f"] {
+            assert!(v.contains(&m.to_string()), "{m} missing: {v:?}");
+        }
+        // Outside the zone on both ends: no promotion.
+        assert!(!v.contains(&"8h6f+".to_string()));
+        // 5x5: the zone is the far rank only; a silver on 3b may promote
+        // going to 2a but not retreating to 2c, and one on 3c never.
+        let v = moves_of("k4/2S2/5/5/4K b - 1");
+        assert!(v.contains(&"3b2a+".to_string()) && !v.contains(&"3b2c+".to_string()));
+        let v = moves_of("k4/5/2S2/5/4K b - 1");
+        assert!(!v.iter().any(|m| m.ends_with('+')), "{v:?}");
+    }
+
+    #[test]
+    fn minishogi_knight_cannot_stop_on_its_second_last_rank() {
+        // On 5x5 the zone is one rank: a knight jumping to rank b can neither
+        // promote nor ever move again, so that move does not exist; jumping to
+        // rank a it must promote.
+        let v = moves_of("k4/5/5/2N2/4K b - 1");
+        assert!(!v.iter().any(|m| m.starts_with("3d")), "{v:?}");
+        let v = moves_of("k4/5/2N2/5/4K b - 1");
+        assert!(v.contains(&"3c2a+".to_string()) && !v.contains(&"3c2a".to_string()));
+    }
+
+    #[test]
     fn ninemasu_knight_geometry() {
         // On 3x3 a sente knight on rank c jumps to rank a and must promote;
         // it can never be dropped outside rank c.
