@@ -140,7 +140,7 @@ def ffish_perft_all(sfen, depth):
     n = board_size(sfen)
     fen = sfen_to_fen(sfen)
     if sf.validate_fen(fen, variant) != 1:
-        raise ValueError('pyffish rejects FEN %r (from %r)' % (fen, sfen))
+        raise OracleRejects('pyffish rejects FEN %r (from %r)' % (fen, sfen))
     counts = [0] * (depth + 1)
 
     def rec(fen, d):
@@ -185,3 +185,47 @@ ORACLES = {
     'pyffish': ffish_perft_all,
     'ref': ref_perft_all,
 }
+
+
+# ---------------------------------------------------------------- FSF driver
+import os
+import subprocess
+
+FSF_BIN = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..',
+                       'target', 'fsf_perft')
+_fsf_proc = None
+
+
+def _fsf():
+    global _fsf_proc
+    if _fsf_proc is None:
+        # variant definitions for the driver, written next to the binary
+        ini = os.path.join(os.path.dirname(FSF_BIN), 'fsf_variants.ini')
+        tmp = '%s.%d' % (ini, os.getpid())
+        with open(tmp, 'w') as f:
+            f.write(NINEMASU_INI + GOSHOGI_ALL_INI)
+        os.replace(tmp, ini)
+        if not os.path.exists(FSF_BIN):
+            raise RuntimeError('%s missing: run tools/setup_venv.sh' % FSF_BIN)
+        _fsf_proc = subprocess.Popen([FSF_BIN, ini], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     text=True, bufsize=1)
+    return _fsf_proc
+
+
+class OracleRejects(Exception):
+    """The oracle cannot handle this position (e.g. FSF without a king)."""
+
+
+def fsf_perft_all(sfen, depth):
+    """Fairy-Stockfish perft through target/fsf_perft (same engine code as
+    pyffish, uchifuzume filtered).  Labelled 'pyffish' in the fixtures."""
+    fen = sfen_to_fen(sfen)
+    variant = ffish_variant(sfen)
+    p = _fsf()
+    p.stdin.write('%s\t%s\t%d\n' % (variant, fen, depth))
+    p.stdin.flush()
+    line = p.stdout.readline().strip()
+    if line.startswith('error') or not line:
+        raise OracleRejects('fsf_perft: %s for %r' % (line or 'died', fen))
+    return [int(x) for x in line.split()]
