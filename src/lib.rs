@@ -9,12 +9,14 @@
 
 pub mod bitboard;
 pub mod entering_king;
+pub mod eval;
 pub mod game;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
 pub mod position;
 pub mod rules;
+pub mod search;
 pub mod sfen;
 pub mod types;
 pub mod usi;

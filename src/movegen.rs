@@ -167,7 +167,11 @@ fn piece_moves<S: Sink>(pos: &Position, king: Option<Square>, targets: Bitboard,
             Color::Gote => pawns.shift_down(),
         } & targets;
         sink.pawns(us, to & zone, true);
-        sink.pawns(us, to.and_not(kind.dead_squares(us, PieceType::PAWN)), false);
+        sink.pawns(
+            us,
+            to.and_not(kind.dead_squares(us, PieceType::PAWN)),
+            false,
+        );
     }
     // Lances and knights only move forward: promotion depends on `to` alone.
     for pt in [PieceType::LANCE, PieceType::KNIGHT] {
@@ -183,10 +187,20 @@ fn piece_moves<S: Sink>(pos: &Position, king: Option<Square>, targets: Bitboard,
         promotable(sink, zone, from, to);
     }
     for from in pos.pieces_of(us, PieceType::BISHOP) & free {
-        promotable(sink, zone, from, bitboard::bishop_attacks(from, occupied) & targets);
+        promotable(
+            sink,
+            zone,
+            from,
+            bitboard::bishop_attacks(from, occupied) & targets,
+        );
     }
     for from in pos.pieces_of(us, PieceType::ROOK) & free {
-        promotable(sink, zone, from, bitboard::rook_attacks(from, occupied) & targets);
+        promotable(
+            sink,
+            zone,
+            from,
+            bitboard::rook_attacks(from, occupied) & targets,
+        );
     }
     for from in pos.gold_movers(us) & free {
         sink.board(from, bitboard::gold_attacks(us, from) & targets, false);
@@ -233,7 +247,11 @@ fn push_board_moves<S: Sink>(
     }
     let kind = pos.kind();
     let zone = kind.zone(us);
-    let promoting = if zone.has(from) { targets } else { targets & zone };
+    let promoting = if zone.has(from) {
+        targets
+    } else {
+        targets & zone
+    };
     sink.board(from, promoting, true);
     sink.board(from, targets.and_not(kind.dead_squares(us, pt)), false);
 }

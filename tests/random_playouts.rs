@@ -21,7 +21,10 @@ impl Rng {
 }
 
 fn starts() -> Vec<String> {
-    let mut v: Vec<String> = BoardKind::ALL.iter().map(|k| k.start_sfen().to_string()).collect();
+    let mut v: Vec<String> = BoardKind::ALL
+        .iter()
+        .map(|k| k.start_sfen().to_string())
+        .collect();
     let layouts = include_str!("data/ninemasu-layouts.tsv");
     v.extend(
         layouts

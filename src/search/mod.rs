@@ -1,0 +1,639 @@
+//! The search: what `go` asks for ([`Limits`]), the engine settings it reads
+//! ([`SearchOptions`]), the flags shared with the USI thread ([`Control`]),
+//! the persistent [`Searcher`] (owner of the transposition table), and
+//! [`bench()`].
+//!
+//! # How the USI shell drives it
+//! ```text
+//! let mut searcher = Searcher::new(options.hash_mb);   // at start-up
+//! searcher.resize(options.hash_mb);   // at `isready` (no-op if unchanged)
+//! searcher.clear();                   // at `usinewgame`
+//! control.reset(limits.ponder);       // at `go`, on the USI thread
+//! searcher.think(&game, &limits, &options, &control, &sender); // search thread
+//! control.stop() / control.ponderhit()  // from the USI thread meanwhile
+//! let r = bench(depth, &sender);      // `bench [depth]`, BENCH_DEPTH by default
+//! ```
+//! [`Searcher::think`] takes `&self`, so the shell may keep the searcher in
+//! an `Arc` (or `Arc<Mutex<_>>`/`RwLock` to call `resize`/`clear` between
+//! searches) and call it from the search thread. The free function [`think`]
+//! does the same with a fresh table of `options.hash_mb` MiB (simple, but the
+//! table is not kept between moves).
+//!
+//! # Contract with the USI shell
+//! - [`Searcher::think`] runs on the search thread and returns only after it
+//!   has sent exactly one final line: `bestmove <move> [ponder <move>]` (or
+//!   `bestmove resign` / `bestmove win`), or for `go mate` exactly one
+//!   `checkmate <moves>` / `checkmate nomate` / `checkmate timeout` line.
+//! - In `go infinite` and `go ponder` it sends no `bestmove` before
+//!   [`Control::stop`] is set (infinite), or before `stop` or
+//!   [`Control::ponderhit`] (ponder); a search that ends early waits,
+//!   polling every millisecond. After `ponderhit` the normal time budget
+//!   applies from [`Control::clock_start`]. `go mate` replies as soon as the
+//!   result is known (also for `go mate infinite`); `timeout` comes when the
+//!   time is up or on `stop`.
+//! - Every other line it sends is a complete `info ...` line (no newline),
+//!   ASCII only. The line just before `bestmove` is always a full
+//!   `info depth .. seldepth .. score cp|mate .. nodes .. nps .. time ..
+//!   hashfull .. pv ..` line (with MultiPV, the final block is sent from the
+//!   last `multipv` down to `multipv 1`, so the best line comes last).
+//!
+//! # What the search does
+//! Iterative deepening, PVS alpha-beta with a shared transposition table,
+//! capture quiescence, MVV-LVA / TT move / killer / history ordering, check
+//! extension and late-move reductions; see [`alphabeta`] for the rules of
+//! game ends inside the tree and [`time`] for the time budget. `Threads` > 1
+//! adds lazy-SMP helper threads sharing the table (not with a node limit:
+//! then one thread searches). `MultiPV` k searches the best k root moves
+//! one after another and reports each with `multipv i`.
+//! - A bare `go` with no limit of any kind thinks [`time::DEFAULT_MOVE_MS`].
+//! - `DrawValueBlack`/`DrawValueWhite` are the value of a draw for the
+//!   engine when it plays sente/gote (YaneuraOu's meaning); the opponent's
+//!   draw is the negation.
+//! - `ResignValue` (0 = off): `bestmove resign` if the final score is below
+//!   minus it. No legal move at the root: `bestmove resign`. 入玉宣言 possible
+//!   at the root (`EnteringKingRule`): `bestmove win` at once.
+//! - `MaxMovesToDraw` N (0 = off): a node reached after N plies of the game
+//!   (by the SFEN move number) scores as a draw, unless it is mate.
+//! - Mate scores print as `score mate N`, N in plies, negative when mated
+//!   (`score mate -0` before `bestmove resign` when no legal move is left,
+//!   `score mate 1` before `bestmove win`).
+//! - Info lines: one full line per completed iteration, but at most one per
+//!   `PvInterval` ms (the final full line is always sent); inside an
+//!   iteration longer than a second, a progress line `info depth .. seldepth
+//!   .. nodes .. nps .. time .. hashfull ..` (no score) at most once per
+//!   second (or per `PvInterval`, if longer).
+//! - [`bench()`]`(depth, &sender) -> BenchResult`: [`BENCH_POSITIONS`] (9x9,
+//!   5x5, 3x3) to `depth` (0 = [`BENCH_DEPTH`]), one thread, a fresh 16 MiB
+//!   table; sends one `info string bench k/N ...` line per position and a
+//!   final `info string bench depth D positions N nodes N time T nps X`.
+
+use crate::entering_king::{EnteringKingRule, can_declare};
+use crate::game::Game;
+use crate::movegen::{is_legal, legal_moves};
+use crate::moves::{Move, MoveList};
+use crate::types::Color;
+use crossbeam_channel::Sender;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+pub mod alphabeta;
+pub mod mate;
+pub mod time;
+pub mod tt;
+
+pub use alphabeta::{MAX_DEPTH, MAX_PLY};
+pub use mate::{MateResult, mate_search};
+pub use time::{Budget, budget};
+pub use tt::Tt;
+
+/// The limits of one `go` command, in milliseconds where a time.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Sente's remaining time.
+    pub btime: Option<u64>,
+    /// Gote's remaining time.
+    pub wtime: Option<u64>,
+    /// Sente's Fischer increment.
+    pub binc: Option<u64>,
+    /// Gote's Fischer increment.
+    pub winc: Option<u64>,
+    /// Byoyomi per move.
+    pub byoyomi: Option<u64>,
+    /// Exact time for this move.
+    pub movetime: Option<u64>,
+    /// Maximum depth in plies.
+    pub depth: Option<u32>,
+    /// Maximum nodes.
+    pub nodes: Option<u64>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Ponder: search until `ponderhit` (then play on the clock) or `stop`.
+    pub ponder: bool,
+    /// `go mate`: `Some(None)` for `go mate infinite`, `Some(Some(ms))` for a time limit.
+    pub mate: Option<Option<u64>>,
+}
+
+/// Engine settings the search reads (set by `setoption`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Transposition table size in MiB (`USI_Hash`).
+    pub hash_mb: usize,
+    /// Search threads (`Threads`).
+    pub threads: usize,
+    /// Number of principal variations to report (`MultiPV`).
+    pub multi_pv: usize,
+    /// Milliseconds kept back from every byoyomi/movetime move (`NetworkDelay`).
+    pub network_delay: u64,
+    /// Milliseconds kept back when the move must end by the byoyomi (`NetworkDelay2`).
+    pub network_delay2: u64,
+    /// Least time to spend on a move (`MinimumThinkingTime`).
+    pub minimum_thinking_time: u64,
+    /// Percent scaling of the time budget (`SlowMover`).
+    pub slow_mover: u64,
+    /// Depth cap, 0 = none (`DepthLimit`).
+    pub depth_limit: u32,
+    /// Node cap, 0 = none (`NodesLimit`).
+    pub nodes_limit: u64,
+    /// 入玉宣言 rule (`EnteringKingRule`).
+    pub entering_king_rule: EnteringKingRule,
+    /// Score of a draw for the engine when it plays sente, in centipawns
+    /// (`DrawValueBlack`, YaneuraOu's meaning; the opponent's is the negation).
+    pub draw_value_black: i32,
+    /// Score of a draw for the engine when it plays gote, in centipawns
+    /// (`DrawValueWhite`).
+    pub draw_value_white: i32,
+    /// Game length in plies after which the game is a draw, 0 = none (`MaxMovesToDraw`).
+    pub max_moves_to_draw: u32,
+    /// Least milliseconds between two `info` lines within an iteration (`PvInterval`).
+    pub pv_interval: u64,
+    /// Resign when the score is below minus this, 0 = never (`ResignValue`).
+    pub resign_value: i32,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            hash_mb: 16,
+            threads: 1,
+            multi_pv: 1,
+            network_delay: 120,
+            network_delay2: 1120,
+            minimum_thinking_time: 2000,
+            slow_mover: 100,
+            depth_limit: 0,
+            nodes_limit: 0,
+            entering_king_rule: EnteringKingRule::CsaRule27,
+            draw_value_black: -2,
+            draw_value_white: -2,
+            max_moves_to_draw: 0,
+            pv_interval: 300,
+            resign_value: 0,
+        }
+    }
+}
+
+/// Flags shared between the USI thread and a running search.
+#[derive(Debug)]
+pub struct Control {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    /// When the clock started for this move (reset by `ponderhit`).
+    clock_start: Mutex<Instant>,
+}
+
+impl Default for Control {
+    fn default() -> Self {
+        Control {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            clock_start: Mutex::new(Instant::now()),
+        }
+    }
+}
+
+impl Control {
+    /// Prepares for a new `go`: clears `stop`, starts the clock.
+    pub fn reset(&self, pondering: bool) {
+        self.stop.store(false, Ordering::SeqCst);
+        self.pondering.store(pondering, Ordering::SeqCst);
+        *self.clock_start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+    }
+
+    /// Asks the search to end now (`stop`, `gameover`, `quit`).
+    pub fn stop(&self) {
+        self.pondering.store(false, Ordering::SeqCst);
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether the search must end now.
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The opponent played the ponder move: the clock starts now.
+    pub fn ponderhit(&self) {
+        *self.clock_start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        self.pondering.store(false, Ordering::SeqCst);
+    }
+
+    /// Whether the search is pondering (no clock running yet).
+    #[inline]
+    pub fn pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+
+    /// When the clock for this move started.
+    pub fn clock_start(&self) -> Instant {
+        *self.clock_start.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+// ---- scores ------------------------------------------------------------------
+
+/// The score of mating now (mate in 0 plies); mate in n plies is `VALUE_MATE - n`.
+pub const VALUE_MATE: i32 = 32_000;
+/// Larger than any score.
+pub const INFINITE: i32 = 32_001;
+/// Scores at or beyond this (in absolute value) are mate scores.
+pub const MATE_BOUND: i32 = VALUE_MATE - 1_000;
+
+/// The score of giving mate `ply` plies from the root.
+#[inline]
+pub const fn mate_in(ply: usize) -> i32 {
+    VALUE_MATE - ply as i32
+}
+
+/// The score of being mated `ply` plies from the root.
+#[inline]
+pub const fn mated_in(ply: usize) -> i32 {
+    -VALUE_MATE + ply as i32
+}
+
+/// A score as stored in the table: mate scores relative to the node.
+#[inline]
+pub fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// A stored score seen from a node `ply` plies from the root.
+#[inline]
+pub fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// The USI form of a score: `cp X` or `mate N` (plies, negative when mated).
+pub fn format_score(score: i32) -> String {
+    if score >= MATE_BOUND {
+        format!("mate {}", VALUE_MATE - score)
+    } else if score <= -MATE_BOUND {
+        format!("mate -{}", VALUE_MATE + score)
+    } else {
+        format!("cp {score}")
+    }
+}
+
+// ---- the searcher ------------------------------------------------------------
+
+/// Stack size of every search thread (the search recurses up to [`MAX_PLY`]).
+const SEARCH_STACK: usize = 64 << 20;
+
+/// What one search found (also sent as USI lines).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move played, `None` for `resign`/`win` or `go mate`.
+    pub best: Option<Move>,
+    /// The expected reply.
+    pub ponder: Option<Move>,
+    /// Final score from the side to move's view.
+    pub score: i32,
+    /// Last completed depth.
+    pub depth: u32,
+    /// Nodes of all threads.
+    pub nodes: u64,
+    /// The final line sent (`bestmove ...` or `checkmate ...`).
+    pub final_line: String,
+}
+
+/// The engine's persistent search state: the transposition table, kept
+/// between searches (see the module documentation for its use).
+#[derive(Debug)]
+pub struct Searcher {
+    tt: Tt,
+}
+
+impl Searcher {
+    /// A searcher with a table of `hash_mb` MiB (`USI_Hash`).
+    pub fn new(hash_mb: usize) -> Searcher {
+        Searcher {
+            tt: Tt::new(hash_mb),
+        }
+    }
+
+    /// Resizes the table to `hash_mb` MiB (call at `isready`); does nothing
+    /// if the size is unchanged, else the contents are lost.
+    pub fn resize(&mut self, hash_mb: usize) {
+        self.tt.resize(hash_mb);
+    }
+
+    /// Empties the table (call at `usinewgame`).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    /// The table size in MiB.
+    pub fn hash_mb(&self) -> usize {
+        self.tt.size_mb()
+    }
+
+    /// Runs one search of `game` and sends its output lines to `out` (see the
+    /// module documentation for the contract). Returns what was found.
+    pub fn think(
+        &self,
+        game: &Game,
+        limits: &Limits,
+        options: &SearchOptions,
+        control: &Control,
+        out: &Sender<String>,
+    ) -> SearchResult {
+        let start = Instant::now();
+        let pos = game.position();
+        if let Some(time) = limits.mate {
+            let (r, nodes) = mate_search(pos, time, options.network_delay, control);
+            let ms = start.elapsed().as_millis() as u64;
+            let _ = out.send(format!(
+                "info nodes {nodes} nps {} time {ms}",
+                nodes * 1000 / ms.max(1)
+            ));
+            let line = r.usi();
+            let _ = out.send(line.clone());
+            return SearchResult {
+                nodes,
+                final_line: line,
+                ..SearchResult::default()
+            };
+        }
+        self.tt.new_search();
+
+        if can_declare(pos, options.entering_king_rule) {
+            let info = "info depth 1 seldepth 1 score mate 1 nodes 0 nps 0 time 0 hashfull 0";
+            return finish(limits, control, out, vec![info.to_string()], "bestmove win");
+        }
+        let mut list = MoveList::new();
+        legal_moves(pos, &mut list);
+        if list.is_empty() {
+            let info = "info depth 0 seldepth 0 score mate -0 nodes 0 nps 0 time 0 hashfull 0";
+            return finish(
+                limits,
+                control,
+                out,
+                vec![info.to_string()],
+                "bestmove resign",
+            );
+        }
+
+        let us = pos.side_to_move();
+        let max_depth = [limits.depth.unwrap_or(0), options.depth_limit]
+            .into_iter()
+            .filter(|&d| d > 0)
+            .min()
+            .unwrap_or(MAX_DEPTH)
+            .clamp(1, MAX_DEPTH);
+        let node_limit = [limits.nodes.unwrap_or(0), options.nodes_limit]
+            .into_iter()
+            .filter(|&n| n > 0)
+            .min()
+            .unwrap_or(0);
+        let threads = if node_limit > 0 {
+            1
+        } else {
+            options.threads.clamp(1, 256)
+        };
+        let history: Vec<(u64, bool)> = game.key_history().collect();
+        let abort = AtomicBool::new(false);
+        let thread_nodes: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+        let shared = alphabeta::Shared {
+            tt: &self.tt,
+            control,
+            abort: &abort,
+            thread_nodes: &thread_nodes,
+            budget: budget(limits, options, us, pos.kind()),
+            node_limit,
+            root_color: us,
+            draw_value: match us {
+                Color::Sente => options.draw_value_black,
+                Color::Gote => options.draw_value_white,
+            },
+            max_moves_to_draw: options.max_moves_to_draw,
+            infinite: limits.infinite,
+            start,
+        };
+        let root: Vec<Move> = list.iter().copied().collect();
+        let multi_pv = options.multi_pv.clamp(1, root.len());
+        let reporter = alphabeta::Reporter {
+            out,
+            multi_pv,
+            pv_interval: options.pv_interval,
+        };
+
+        let run = |id: usize| {
+            let mut w = alphabeta::Worker::new(&shared, id, &history, root.clone());
+            w.iterate(pos, max_depth, (id == 0).then_some(&reporter));
+            (w.root_moves, w.completed_depth)
+        };
+        let main_result = std::thread::scope(|s| {
+            let helpers: Vec<_> = (1..threads)
+                .filter_map(|id| {
+                    std::thread::Builder::new()
+                        .stack_size(SEARCH_STACK)
+                        .spawn_scoped(s, move || {
+                            run(id);
+                        })
+                        .ok()
+                })
+                .collect();
+            let main = std::thread::Builder::new()
+                .stack_size(SEARCH_STACK)
+                .spawn_scoped(s, || run(0));
+            let r = match main {
+                Ok(h) => h.join().ok(),
+                Err(_) => Some(run(0)),
+            };
+            abort.store(true, Ordering::Relaxed);
+            for h in helpers {
+                let _ = h.join();
+            }
+            r
+        });
+
+        let nodes = shared.total_nodes();
+        let ms = start.elapsed().as_millis() as u64;
+        let hashfull = self.tt.hashfull();
+        let (root_moves, depth) = main_result.unwrap_or_else(|| {
+            // The search thread failed: still play a legal move.
+            let rm = alphabeta::RootMove {
+                mv: root[0],
+                score: -INFINITE,
+                prev_score: -INFINITE,
+                pv: vec![root[0]],
+                seldepth: 0,
+            };
+            (vec![rm], 0)
+        });
+        let best = &root_moves[0];
+        let mut lines = if depth == 0 && best.score == -INFINITE {
+            vec![format!(
+                "info depth 0 seldepth 0 score {} nodes {nodes} nps {} time {ms} hashfull {hashfull} pv {}",
+                format_score(crate::eval::evaluate(pos)),
+                nodes * 1000 / ms.max(1),
+                best.mv
+            )]
+        } else {
+            alphabeta::format_info(&root_moves, depth, multi_pv, nodes, ms, hashfull)
+        };
+        lines.reverse();
+        let score = if best.score == -INFINITE {
+            best.prev_score
+        } else {
+            best.score
+        };
+        let score = if score == -INFINITE {
+            crate::eval::evaluate(pos)
+        } else {
+            score
+        };
+        let ponder = best.pv.get(1).copied().or_else(|| {
+            let child = pos.play(best.mv);
+            self.tt
+                .probe(child.key())
+                .map(|e| e.mv)
+                .filter(|&m| !m.is_none() && is_legal(&child, m))
+        });
+        let resign = options.resign_value > 0 && depth > 0 && score < -options.resign_value;
+        let final_line = if resign {
+            "bestmove resign".to_string()
+        } else {
+            match ponder {
+                Some(p) => format!("bestmove {} ponder {p}", best.mv),
+                None => format!("bestmove {}", best.mv),
+            }
+        };
+        let mut r = finish(limits, control, out, lines, &final_line);
+        r.best = (!resign).then_some(best.mv);
+        r.ponder = if resign { None } else { ponder };
+        r.score = score;
+        r.depth = depth;
+        r.nodes = nodes;
+        r
+    }
+}
+
+/// Waits until the final line may be sent (infinite: `stop`; ponder: `stop`
+/// or `ponderhit`), then sends `lines` and `final_line`.
+fn finish(
+    limits: &Limits,
+    control: &Control,
+    out: &Sender<String>,
+    lines: Vec<String>,
+    final_line: &str,
+) -> SearchResult {
+    if limits.infinite || limits.ponder {
+        while !control.stopped() && (limits.infinite || control.pondering()) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+    for l in lines {
+        let _ = out.send(l);
+    }
+    let _ = out.send(final_line.to_string());
+    SearchResult {
+        final_line: final_line.to_string(),
+        ..SearchResult::default()
+    }
+}
+
+/// Runs one search of `game` with a fresh table of `options.hash_mb` MiB and
+/// sends its output lines to `out` (see the module documentation for the
+/// contract). A shell that keeps its table between moves uses
+/// [`Searcher::think`] instead.
+pub fn think(
+    game: &Game,
+    limits: &Limits,
+    options: &SearchOptions,
+    control: &Control,
+    out: &Sender<String>,
+) {
+    Searcher::new(options.hash_mb).think(game, limits, options, control, out);
+}
+
+// ---- bench -------------------------------------------------------------------
+
+/// Default depth of [`bench()`].
+pub const BENCH_DEPTH: u32 = 6;
+
+/// The positions [`bench()`] searches: 9x9, 5x5 and 3x3.
+pub const BENCH_POSITIONS: [&str; 10] = [
+    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+    "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2",
+    "l4S2l/4g1gs1/5p1p1/pr2N1pkp/4Gn3/PP3PPPP/2GPP4/1K7/L3r+s2L w BS2N5Pb 1",
+    "6n1l/2+S1k4/2lp4p/1np1B2b1/3PP4/1N1S3rP/1P2+pPP+p1/1p1G5/3KG2r1 b GSN2L4Pgs2p 1",
+    "rbsgk/4p/5/P4/KGSBR b - 1",
+    "rbsg1/4k/4p/P4/KGSBR b - 1",
+    "r1s1k/2g1p/1b3/PS3/KG1BR w - 1",
+    "bk1/3/1KB b Pp 1",
+    "1pk/R1r/KP1 b Bb 1",
+    "B1k/P1p/K1b b - 1",
+];
+
+/// Totals of a [`bench()`] run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchResult {
+    /// Nodes searched over all positions.
+    pub nodes: u64,
+    /// Milliseconds taken.
+    pub time_ms: u64,
+    /// Nodes per second.
+    pub nps: u64,
+}
+
+/// Searches each of [`BENCH_POSITIONS`] to `depth` (0 = [`BENCH_DEPTH`])
+/// with one thread and a fresh 16 MiB table, sending an `info string` line
+/// per position and a final `info string bench ... nodes N time T nps X`
+/// line to `out`. The search's own info/bestmove lines are not forwarded.
+pub fn bench(depth: u32, out: &Sender<String>) -> BenchResult {
+    let depth = if depth == 0 { BENCH_DEPTH } else { depth };
+    let searcher = Searcher::new(16);
+    let options = SearchOptions::default();
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let (sink, drain) = crossbeam_channel::unbounded();
+    let start = Instant::now();
+    let mut nodes = 0;
+    for (i, sfen) in BENCH_POSITIONS.iter().enumerate() {
+        let Ok(pos) = crate::sfen::parse_sfen(sfen) else {
+            continue;
+        };
+        let game = Game::new(pos);
+        let control = Control::default();
+        control.reset(false);
+        searcher.tt.clear();
+        let r = searcher.think(&game, &limits, &options, &control, &sink);
+        nodes += r.nodes;
+        let _ = out.send(format!(
+            "info string bench {}/{} depth {} score {} nodes {} {} sfen {sfen}",
+            i + 1,
+            BENCH_POSITIONS.len(),
+            r.depth,
+            format_score(r.score),
+            r.nodes,
+            r.final_line
+        ));
+        while drain.try_recv().is_ok() {}
+    }
+    let time_ms = start.elapsed().as_millis() as u64;
+    let nps = nodes * 1000 / time_ms.max(1);
+    let _ = out.send(format!(
+        "info string bench depth {depth} positions {} nodes {nodes} time {time_ms} nps {nps}",
+        BENCH_POSITIONS.len()
+    ));
+    BenchResult {
+        nodes,
+        time_ms,
+        nps,
+    }
+}

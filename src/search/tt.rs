@@ -1,0 +1,243 @@
+//! The transposition table: a fixed-size hash of search results shared by
+//! every search thread.
+//!
+//! Each slot is two `AtomicU64`s, `key ^ data` and `data`, so threads read
+//! and write without locks: a torn write fails the key check and reads as a
+//! miss. Slots are grouped in buckets of [`BUCKET`]; a store replaces the
+//! same key, else the least valuable slot (old generation, shallow depth).
+
+use crate::moves::Move;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+/// Slots per bucket (4 x 16 bytes = one cache line).
+pub const BUCKET: usize = 4;
+
+/// What a stored score means relative to the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value is at most the score (fail low).
+    Upper = 1,
+    /// The true value is at least the score (fail high).
+    Lower = 2,
+    /// The score is exact.
+    Exact = 3,
+}
+
+/// One entry read from the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtEntry {
+    /// Best or refuting move ([`Move::NONE`] if none).
+    pub mv: Move,
+    /// Score, with mate scores relative to the stored node (see
+    /// [`super::score_to_tt`]).
+    pub score: i32,
+    /// Remaining depth the score was searched to (0 = quiescence).
+    pub depth: i32,
+    /// What the score bounds.
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Slot {
+    key_xor: AtomicU64,
+    data: AtomicU64,
+}
+
+/// The shared transposition table.
+pub struct Tt {
+    slots: Vec<Slot>,
+    buckets: usize,
+    generation: AtomicU8,
+    mb: usize,
+}
+
+const SLOT_BYTES: usize = 16;
+
+fn pack(mv: Move, score: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
+    (mv.raw() as u64)
+        | ((score as i16 as u16 as u64) << 16)
+        | ((depth.clamp(-128, 127) as i8 as u8 as u64) << 32)
+        | ((bound as u64) << 40)
+        | ((generation as u64) << 48)
+}
+
+fn unpack(data: u64) -> Option<(TtEntry, u8)> {
+    let bound = match (data >> 40) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        3 => Bound::Exact,
+        _ => return None,
+    };
+    Some((
+        TtEntry {
+            mv: Move::from_raw(data as u16),
+            score: (data >> 16) as u16 as i16 as i32,
+            depth: (data >> 32) as u8 as i8 as i32,
+            bound,
+        },
+        (data >> 48) as u8,
+    ))
+}
+
+impl Tt {
+    /// A table of about `mb` MiB (at least one bucket), zeroed.
+    pub fn new(mb: usize) -> Tt {
+        let bytes = mb.max(1) * 1024 * 1024;
+        let buckets = (bytes / (SLOT_BYTES * BUCKET)).max(1);
+        let mut slots = Vec::new();
+        slots.resize_with(buckets * BUCKET, Slot::default);
+        Tt {
+            slots,
+            buckets,
+            generation: AtomicU8::new(0),
+            mb: mb.max(1),
+        }
+    }
+
+    /// The size in MiB this table was made with.
+    pub fn size_mb(&self) -> usize {
+        self.mb
+    }
+
+    /// Reallocates to `mb` MiB (contents are lost) unless already that size.
+    pub fn resize(&mut self, mb: usize) {
+        if mb.max(1) != self.mb {
+            *self = Tt::new(mb);
+        }
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s.key_xor.store(0, Ordering::Relaxed);
+            s.data.store(0, Ordering::Relaxed);
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: older entries become preferred victims.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        let b = self.bucket(key);
+        for s in &self.slots[b..b + BUCKET] {
+            let data = s.data.load(Ordering::Relaxed);
+            if s.key_xor.load(Ordering::Relaxed) ^ data == key {
+                return unpack(data).map(|(e, _)| e);
+            }
+        }
+        None
+    }
+
+    /// Stores a result for `key`. A missing move keeps the stored one.
+    pub fn store(&self, key: u64, mv: Move, score: i32, depth: i32, bound: Bound) {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let b = self.bucket(key);
+        let bucket = &self.slots[b..b + BUCKET];
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for (i, s) in bucket.iter().enumerate() {
+            let data = s.data.load(Ordering::Relaxed);
+            let stored_key = s.key_xor.load(Ordering::Relaxed) ^ data;
+            let Some((old, old_gen)) = unpack(data) else {
+                victim = i;
+                victim_worth = i32::MIN;
+                continue;
+            };
+            if stored_key == key {
+                // Same position: keep a deeper exact result of this search.
+                if bound != Bound::Exact
+                    && old_gen == generation
+                    && old.depth > depth + 2
+                    && old.bound == Bound::Exact
+                {
+                    return;
+                }
+                let mv = if mv.is_none() { old.mv } else { mv };
+                let new = pack(mv, score, depth, bound, generation);
+                s.data.store(new, Ordering::Relaxed);
+                s.key_xor.store(key ^ new, Ordering::Relaxed);
+                return;
+            }
+            let age = generation.wrapping_sub(old_gen) as i32;
+            let worth = old.depth - 8 * age;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = i;
+            }
+        }
+        let new = pack(mv, score, depth, bound, generation);
+        let s = &bucket[victim];
+        s.data.store(new, Ordering::Relaxed);
+        s.key_xor.store(key ^ new, Ordering::Relaxed);
+    }
+
+    /// Permille of sampled slots written in the current search (USI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let n = self.slots.len().min(1000);
+        let used = self.slots[..n]
+            .iter()
+            .filter(|s| {
+                unpack(s.data.load(Ordering::Relaxed)).is_some_and(|(_, g)| g == generation)
+            })
+            .count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}
+
+impl std::fmt::Debug for Tt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tt({} MiB, {} slots)", self.mb, self.slots.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Square;
+
+    #[test]
+    fn store_and_probe_round_trip() {
+        let tt = Tt::new(1);
+        let m = Move::normal(Square::new(6, 6), Square::new(6, 5), false);
+        assert_eq!(tt.probe(12345), None);
+        tt.store(12345, m, -31990, 7, Bound::Lower);
+        let e = tt.probe(12345).unwrap();
+        assert_eq!(
+            (e.mv, e.score, e.depth, e.bound),
+            (m, -31990, 7, Bound::Lower)
+        );
+        // A move-less store keeps the move.
+        tt.store(12345, Move::NONE, 5, 9, Bound::Exact);
+        assert_eq!(tt.probe(12345).unwrap().mv, m);
+        assert!(tt.hashfull() <= 1000);
+        tt.clear();
+        assert_eq!(tt.probe(12345), None);
+    }
+
+    #[test]
+    fn a_full_bucket_keeps_working() {
+        let tt = Tt::new(1);
+        for k in 1..20_000u64 {
+            tt.store(
+                k.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                Move::NONE,
+                1,
+                (k % 20) as i32,
+                Bound::Exact,
+            );
+        }
+        let k = 19_999u64.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        assert_eq!(tt.probe(k).map(|e| e.score), Some(1));
+    }
+}

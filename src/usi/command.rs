@@ -1,0 +1,583 @@
+//! Parsing one input line into a typed [`Command`], with a specific error for
+//! anything malformed. Parsing has no side effects; applying a command is the
+//! engine loop's business (and [`PositionCommand::build`] for `position`).
+
+use crate::game::Game;
+use crate::rules::BoardKind;
+use crate::search::Limits;
+use crate::sfen::{self, printable};
+use std::fmt;
+
+/// Longest input line accepted, in bytes. A `position` command of a
+/// 20,000-move game fits; anything longer is rejected (after reading it).
+pub const MAX_LINE_BYTES: usize = 128 * 1024;
+
+/// Deepest `go perft` accepted.
+pub const MAX_PERFT_DEPTH: u32 = 64;
+
+/// One USI command (and the extras `d`, `moves`, `go perft`, `bench`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `usi`: identify, list the options, `usiok`.
+    Usi,
+    /// `isready`: prepare (allocate the hash) and answer `readyok`.
+    IsReady,
+    /// `setoption name <name> [value <value>]`.
+    SetOption {
+        /// The option's name (may contain spaces).
+        name: String,
+        /// The value, if given (may contain spaces).
+        value: Option<String>,
+    },
+    /// `usinewgame`.
+    UsiNewGame,
+    /// `position startpos|sfen ... [moves ...]`.
+    Position(PositionCommand),
+    /// `go ...` (a search).
+    Go(Limits),
+    /// `go perft <depth>`.
+    Perft(u32),
+    /// `stop`.
+    Stop,
+    /// `ponderhit` (any time parameters after it are accepted and ignored).
+    PonderHit,
+    /// `gameover [win|lose|draw]`.
+    GameOver(Option<GameResult>),
+    /// `quit`.
+    Quit,
+    /// `d`: show the position.
+    Display,
+    /// `moves`: list the legal moves.
+    Moves,
+    /// `bench [depth]` (0 = the search's default depth).
+    Bench(u32),
+    /// A line starting with `#`: a comment in a script, ignored.
+    Comment,
+}
+
+/// The result word of `gameover`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    /// The engine won.
+    Win,
+    /// The engine lost.
+    Lose,
+    /// Draw.
+    Draw,
+}
+
+/// Where a `position` command starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// `startpos`: the start of the board chosen by `USI_Variant`.
+    StartPos,
+    /// `sfen <sfen>` (the SFEN's fields joined by single spaces).
+    Sfen(String),
+}
+
+/// A parsed `position` command (moves not yet checked).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionCommand {
+    /// The starting position.
+    pub start: Start,
+    /// The moves after it, as written.
+    pub moves: Vec<String>,
+}
+
+impl PositionCommand {
+    /// Builds the game: parses the SFEN (or the start position of `variant`)
+    /// and plays every move, each checked for legality.
+    pub fn build(&self, variant: BoardKind) -> Result<Game, CommandError> {
+        let start = match &self.start {
+            Start::StartPos => sfen::parse_sfen(variant.start_sfen()),
+            Start::Sfen(text) => sfen::parse_sfen(text),
+        }
+        .map_err(|e| CommandError::new(format!("position: {e}")))?;
+        let mut game = Game::new(start);
+        for (i, text) in self.moves.iter().enumerate() {
+            let m = sfen::parse_move(game.position(), text).map_err(|e| {
+                CommandError::new(format!(
+                    "position: move {} of {}: {e}",
+                    i + 1,
+                    self.moves.len()
+                ))
+            })?;
+            game.play(m);
+        }
+        Ok(game)
+    }
+}
+
+/// Why a line was rejected (the text after `info string error: `).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommandError(pub String);
+
+impl CommandError {
+    /// An error with the given message.
+    pub fn new(message: impl Into<String>) -> CommandError {
+        CommandError(message.into())
+    }
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for CommandError {}
+
+fn err<T>(message: impl Into<String>) -> Result<T, CommandError> {
+    Err(CommandError::new(message))
+}
+
+/// Parses a raw input line (without its newline). `total_len` is the line's
+/// full length when it was longer than what was kept (see [`MAX_LINE_BYTES`]).
+pub fn parse_bytes(bytes: &[u8], total_len: usize) -> Result<Command, CommandError> {
+    if total_len > MAX_LINE_BYTES {
+        return err(format!(
+            "line too long ({total_len} bytes; the limit is {MAX_LINE_BYTES})"
+        ));
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        CommandError::new(format!(
+            "line is not valid UTF-8 (bad byte at offset {})",
+            e.valid_up_to()
+        ))
+    })?;
+    if let Some((i, c)) = text
+        .char_indices()
+        .find(|(_, c)| c.is_control() && !matches!(c, '\t' | '\r'))
+    {
+        return err(format!(
+            "line contains control character 0x{:02x} at offset {i}",
+            c as u32
+        ));
+    }
+    parse(text)
+}
+
+const COMMAND_LIST: &str = "usi, isready, setoption, usinewgame, position, go, stop, ponderhit, gameover, quit, d, moves, bench";
+
+/// Parses one line of text.
+pub fn parse(line: &str) -> Result<Command, CommandError> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some((&head, args)) = words.split_first() else {
+        return err(format!("empty command (the commands are {COMMAND_LIST})"));
+    };
+    if head.starts_with('#') {
+        return Ok(Command::Comment);
+    }
+    let no_args = |cmd: Command| -> Result<Command, CommandError> {
+        match args.first() {
+            None => Ok(cmd),
+            Some(extra) => err(format!(
+                "{head} takes no arguments, got '{}'",
+                printable(extra)
+            )),
+        }
+    };
+    match head {
+        "usi" => no_args(Command::Usi),
+        "isready" => no_args(Command::IsReady),
+        "usinewgame" => no_args(Command::UsiNewGame),
+        "stop" => no_args(Command::Stop),
+        "quit" => no_args(Command::Quit),
+        "d" => no_args(Command::Display),
+        "moves" => no_args(Command::Moves),
+        "setoption" => parse_setoption(line),
+        "position" => parse_position(args).map(Command::Position),
+        "go" => parse_go(args),
+        "ponderhit" => {
+            // YaneuraOu's extension `ponderhit btime .. wtime ..` is accepted;
+            // the times are checked but not used.
+            parse_limits(args)?;
+            Ok(Command::PonderHit)
+        }
+        "gameover" => match args {
+            [] => Ok(Command::GameOver(None)),
+            ["win"] => Ok(Command::GameOver(Some(GameResult::Win))),
+            ["lose"] => Ok(Command::GameOver(Some(GameResult::Lose))),
+            ["draw"] => Ok(Command::GameOver(Some(GameResult::Draw))),
+            _ => err(format!(
+                "gameover takes win, lose or draw, got '{}'",
+                printable(&args.join(" "))
+            )),
+        },
+        "bench" => match args {
+            [] => Ok(Command::Bench(0)),
+            [d] => d
+                .parse::<u32>()
+                .ok()
+                .filter(|d| (1..=MAX_PERFT_DEPTH).contains(d))
+                .map(Command::Bench)
+                .ok_or_else(|| {
+                    CommandError::new(format!(
+                        "bench takes an optional depth from 1 to {MAX_PERFT_DEPTH}, got '{}'",
+                        printable(d)
+                    ))
+                }),
+            _ => err("bench takes at most one argument (the depth)"),
+        },
+        other => err(format!(
+            "unknown command '{}' (the commands are {COMMAND_LIST})",
+            printable(other)
+        )),
+    }
+}
+
+/// `setoption name <name...> [value <value...>]`: the name runs up to the
+/// word `value`; the value is the rest of the line (spaces kept inside).
+fn parse_setoption(line: &str) -> Result<Command, CommandError> {
+    let usage = "usage: setoption name <name> [value <value>]";
+    let rest = line.trim_start()["setoption".len()..].trim();
+    let Some(rest) = strip_word(rest, "name") else {
+        return err(format!("setoption: missing 'name' ({usage})"));
+    };
+    let (name, value) = match find_word(rest, "value") {
+        Some(i) => (rest[..i].trim(), Some(rest[i + "value".len()..].trim())),
+        None => (rest.trim(), None),
+    };
+    if name.is_empty() {
+        return err(format!("setoption: missing option name ({usage})"));
+    }
+    if value == Some("") {
+        return err(format!(
+            "setoption: 'value' without a value for {} ({usage})",
+            printable(name)
+        ));
+    }
+    Ok(Command::SetOption {
+        name: name.split_whitespace().collect::<Vec<_>>().join(" "),
+        value: value.map(str::to_string),
+    })
+}
+
+/// `text` without its first word if that word is `word`.
+fn strip_word<'a>(text: &'a str, word: &str) -> Option<&'a str> {
+    let rest = text.strip_prefix(word)?;
+    (rest.is_empty() || rest.starts_with(char::is_whitespace)).then_some(rest)
+}
+
+/// Byte offset of the first whole word `word` in `text`.
+fn find_word(text: &str, word: &str) -> Option<usize> {
+    let mut offset = 0;
+    for piece in text.split_inclusive(char::is_whitespace) {
+        if piece.trim_end() == word {
+            return Some(offset);
+        }
+        offset += piece.len();
+    }
+    None
+}
+
+fn parse_position(args: &[&str]) -> Result<PositionCommand, CommandError> {
+    let usage = "usage: position startpos|sfen <sfen> [moves <move>...]";
+    let (start, rest) = match args.split_first() {
+        Some((&"startpos", rest)) => (Start::StartPos, rest),
+        Some((&"sfen", rest)) => {
+            let n = rest
+                .iter()
+                .position(|w| *w == "moves")
+                .unwrap_or(rest.len());
+            if n == 0 {
+                return err(format!("position: sfen needs a position ({usage})"));
+            }
+            (Start::Sfen(rest[..n].join(" ")), &rest[n..])
+        }
+        Some((other, _)) => {
+            return err(format!(
+                "position: expected startpos or sfen, got '{}' ({usage})",
+                printable(other)
+            ));
+        }
+        None => return err(format!("position: missing startpos or sfen ({usage})")),
+    };
+    let moves = match rest.split_first() {
+        None => Vec::new(),
+        Some((&"moves", moves)) => moves.iter().map(|s| s.to_string()).collect(),
+        Some((other, _)) => {
+            return err(format!(
+                "position: expected 'moves' after the start position, got '{}' ({usage})",
+                printable(other)
+            ));
+        }
+    };
+    Ok(PositionCommand { start, moves })
+}
+
+fn parse_go(args: &[&str]) -> Result<Command, CommandError> {
+    if let Some((&"perft", rest)) = args.split_first() {
+        let depth = match rest {
+            [d] => d
+                .parse::<u32>()
+                .ok()
+                .filter(|d| (1..=MAX_PERFT_DEPTH).contains(d)),
+            _ => None,
+        };
+        return depth.map(Command::Perft).ok_or_else(|| {
+            CommandError::new(format!(
+                "go perft needs one depth from 1 to {MAX_PERFT_DEPTH}, got '{}'",
+                printable(&rest.join(" "))
+            ))
+        });
+    }
+    parse_limits(args).map(Command::Go)
+}
+
+/// Parses the parameters of `go` (also used for `ponderhit`'s optional times).
+pub fn parse_limits(args: &[&str]) -> Result<Limits, CommandError> {
+    let mut limits = Limits::default();
+    let mut seen: Vec<&str> = Vec::new();
+    let mut words = args.iter().copied();
+    while let Some(word) = words.next() {
+        if seen.contains(&word) {
+            return err(format!("go: {} given twice", printable(word)));
+        }
+        let mut value = || {
+            words
+                .next()
+                .ok_or_else(|| CommandError::new(format!("go: {word} needs a value")))
+        };
+        match word {
+            "infinite" => limits.infinite = true,
+            "ponder" => limits.ponder = true,
+            "btime" | "wtime" | "binc" | "winc" | "byoyomi" | "movetime" => {
+                let ms = parse_ms(word, value()?)?;
+                let slot = match word {
+                    "btime" => &mut limits.btime,
+                    "wtime" => &mut limits.wtime,
+                    "binc" => &mut limits.binc,
+                    "winc" => &mut limits.winc,
+                    "byoyomi" => &mut limits.byoyomi,
+                    _ => &mut limits.movetime,
+                };
+                *slot = Some(ms);
+            }
+            "depth" => {
+                let v = value()?;
+                limits.depth = Some(
+                    v.parse::<u32>()
+                        .ok()
+                        .filter(|d| *d >= 1)
+                        .ok_or_else(|| bad_number(word, v, "a depth of at least 1"))?,
+                );
+            }
+            "nodes" => {
+                let v = value()?;
+                limits.nodes = Some(
+                    v.parse::<u64>()
+                        .ok()
+                        .filter(|n| *n >= 1)
+                        .ok_or_else(|| bad_number(word, v, "a node count of at least 1"))?,
+                );
+            }
+            "mate" => {
+                let v = value()?;
+                limits.mate = Some(if v == "infinite" {
+                    None
+                } else {
+                    Some(parse_ms(word, v)?)
+                });
+            }
+            "perft" => return err("go: perft must come first (go perft <depth>)"),
+            "searchmoves" => return err("go: searchmoves is not supported"),
+            other => {
+                return err(format!(
+                    "go: unknown parameter '{}' (expected btime, wtime, binc, winc, byoyomi, movetime, depth, nodes, infinite, ponder, mate or perft)",
+                    printable(other)
+                ));
+            }
+        }
+        seen.push(word);
+    }
+    if limits.mate.is_some() && (limits.infinite || limits.ponder) {
+        return err("go: mate cannot be combined with infinite or ponder");
+    }
+    Ok(limits)
+}
+
+fn bad_number(word: &str, value: &str, expected: &str) -> CommandError {
+    CommandError::new(format!(
+        "go: {word} '{}' is not {expected}",
+        printable(value)
+    ))
+}
+
+/// Milliseconds: a non-negative integer. A negative time (some GUIs send one
+/// when a clock has run over) counts as 0.
+fn parse_ms(word: &str, value: &str) -> Result<u64, CommandError> {
+    let n: i64 = value
+        .parse()
+        .map_err(|_| bad_number(word, value, "a whole number of milliseconds"))?;
+    Ok(n.max(0) as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(line: &str) -> Command {
+        parse(line).unwrap_or_else(|e| panic!("{line}: {e}"))
+    }
+
+    fn bad(line: &str, needle: &str) {
+        let e = parse(line).expect_err(line);
+        assert!(e.0.contains(needle), "{line}: {e}");
+    }
+
+    #[test]
+    fn simple_commands() {
+        assert_eq!(ok("usi"), Command::Usi);
+        assert_eq!(ok("  isready \r"), Command::IsReady);
+        assert_eq!(ok("gameover"), Command::GameOver(None));
+        assert_eq!(
+            ok("gameover lose"),
+            Command::GameOver(Some(GameResult::Lose))
+        );
+        assert_eq!(ok("ponderhit"), Command::PonderHit);
+        assert_eq!(ok("ponderhit btime 1000 wtime 1000"), Command::PonderHit);
+        assert_eq!(ok("# a comment"), Command::Comment);
+        bad("", "empty");
+        bad("   ", "empty");
+        bad("stop now", "no arguments");
+        bad("gameover maybe", "win, lose or draw");
+        bad("fly", "unknown command");
+        assert_eq!(ok("bench"), Command::Bench(0));
+        assert_eq!(ok("bench 5"), Command::Bench(5));
+        bad("bench x", "optional depth");
+        bad("bench 1 2", "at most one");
+    }
+
+    #[test]
+    fn setoption() {
+        assert_eq!(
+            ok("setoption name USI_Hash value 256"),
+            Command::SetOption {
+                name: "USI_Hash".into(),
+                value: Some("256".into())
+            }
+        );
+        assert_eq!(
+            ok("setoption name Book File value my  book.db"),
+            Command::SetOption {
+                name: "Book File".into(),
+                value: Some("my  book.db".into())
+            }
+        );
+        assert_eq!(
+            ok("setoption name Clear"),
+            Command::SetOption {
+                name: "Clear".into(),
+                value: None
+            }
+        );
+        bad("setoption", "missing 'name'");
+        bad("setoption name", "missing option name");
+        bad("setoption name value 3", "missing option name");
+        bad("setoption name X value", "without a value");
+        bad("setoption nameX value 3", "missing 'name'");
+    }
+
+    #[test]
+    fn position() {
+        assert_eq!(
+            ok("position startpos moves 7g7f 3c3d"),
+            Command::Position(PositionCommand {
+                start: Start::StartPos,
+                moves: vec!["7g7f".into(), "3c3d".into()]
+            })
+        );
+        assert_eq!(
+            ok("position sfen bk1/3/1KB b Pp 1 moves"),
+            Command::Position(PositionCommand {
+                start: Start::Sfen("bk1/3/1KB b Pp 1".into()),
+                moves: vec![]
+            })
+        );
+        bad("position", "missing startpos");
+        bad("position sfen", "needs a position");
+        bad("position sfen moves 7g7f", "needs a position");
+        bad("position startpos 7g7f", "expected 'moves'");
+        bad("position start", "expected startpos or sfen");
+    }
+
+    #[test]
+    fn position_build_errors_are_specific() {
+        let build = |line: &str| match ok(line) {
+            Command::Position(p) => p.build(BoardKind::Standard),
+            _ => unreachable!(),
+        };
+        assert!(build("position startpos moves 7g7f 3c3d").is_ok());
+        let e = build("position startpos moves 7g7f 3c3d 7g7f").unwrap_err();
+        assert!(
+            e.0.contains("move 3 of 3") && e.0.contains("illegal"),
+            "{e}"
+        );
+        let e = build("position startpos moves 7g7f xx").unwrap_err();
+        assert!(
+            e.0.contains("move 2 of 2") && e.0.contains("malformed"),
+            "{e}"
+        );
+        let e = build("position sfen 9/9 b - 1").unwrap_err();
+        assert!(e.0.contains("bad sfen (board)"), "{e}");
+        let mini = match ok("position startpos moves 5d5c") {
+            Command::Position(p) => p.build(BoardKind::Mini).unwrap(),
+            _ => unreachable!(),
+        };
+        assert_eq!(mini.position().kind(), BoardKind::Mini);
+    }
+
+    #[test]
+    fn go() {
+        let Command::Go(l) = ok("go btime 1000 wtime 2000 byoyomi 100") else {
+            panic!()
+        };
+        assert_eq!(
+            (l.btime, l.wtime, l.byoyomi),
+            (Some(1000), Some(2000), Some(100))
+        );
+        let Command::Go(l) = ok("go ponder binc 10 winc 20 btime -5 wtime 0") else {
+            panic!()
+        };
+        assert!(l.ponder);
+        assert_eq!((l.btime, l.binc, l.winc), (Some(0), Some(10), Some(20)));
+        let Command::Go(l) = ok("go mate infinite") else {
+            panic!()
+        };
+        assert_eq!(l.mate, Some(None));
+        let Command::Go(l) = ok("go mate 3000") else {
+            panic!()
+        };
+        assert_eq!(l.mate, Some(Some(3000)));
+        let Command::Go(l) = ok("go") else { panic!() };
+        assert_eq!(l, Limits::default());
+        assert_eq!(ok("go perft 3"), Command::Perft(3));
+        bad("go perft", "needs one depth");
+        bad("go perft 0", "needs one depth");
+        bad("go perft 3 4", "needs one depth");
+        bad("go btime", "needs a value");
+        bad("go btime x", "not a whole number");
+        bad("go btime 99999999999999999999999", "not a whole number");
+        bad("go depth 0", "at least 1");
+        bad("go depth -1", "at least 1");
+        bad("go nodes 1.5", "node count");
+        bad("go btime 1 btime 2", "twice");
+        bad("go fast", "unknown parameter");
+        bad("go mate", "needs a value");
+        bad("go mate soon", "not a whole number");
+        bad("go infinite perft 3", "must come first");
+        bad("go mate 100 ponder", "cannot be combined");
+    }
+
+    #[test]
+    fn raw_bytes() {
+        assert!(parse_bytes(b"usi", 3).is_ok());
+        let e = parse_bytes(b"usi\xff", 4).unwrap_err();
+        assert!(e.0.contains("UTF-8"), "{e}");
+        let e = parse_bytes(b"is\0ready", 8).unwrap_err();
+        assert!(e.0.contains("control character 0x00"), "{e}");
+        let e = parse_bytes(b"usi", MAX_LINE_BYTES + 1).unwrap_err();
+        assert!(e.0.contains("too long"), "{e}");
+    }
+}

@@ -1,0 +1,112 @@
+//! `go mate`: tsume problems of 1, 3 and 5 plies on every board, nomate,
+//! timeout, and the USI reply through `Searcher::think`.
+
+use crossbeam_channel::unbounded;
+use fukayomi::game::Game;
+use fukayomi::movegen::{has_legal_move, is_legal};
+use fukayomi::search::{Control, Limits, MateResult, SearchOptions, Searcher, mate_search};
+use fukayomi::sfen::{parse_move, parse_sfen};
+use std::time::Duration;
+
+/// Runs `go mate <ms>` and returns the single `checkmate` line.
+fn go_mate(sfen: &str, time: Option<u64>) -> String {
+    let g = Game::new(parse_sfen(sfen).unwrap());
+    let (tx, rx) = unbounded();
+    let control = Control::default();
+    control.reset(false);
+    let limits = Limits {
+        mate: Some(time),
+        ..Limits::default()
+    };
+    Searcher::new(1).think(&g, &limits, &SearchOptions::default(), &control, &tx);
+    let lines: Vec<String> = rx.try_iter().collect();
+    let finals: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("checkmate"))
+        .collect();
+    assert_eq!(finals.len(), 1, "{lines:?}");
+    assert_eq!(lines.last(), Some(finals[0]));
+    assert!(lines.iter().all(|l| !l.starts_with("bestmove")));
+    finals[0].clone()
+}
+
+/// Checks that `line` (a `checkmate` reply) is a legal mating sequence in
+/// which every attacker move checks, and returns its length.
+fn verify(sfen: &str, line: &str) -> usize {
+    let mut pos = parse_sfen(sfen).unwrap();
+    let moves: Vec<&str> = line.split_whitespace().skip(1).collect();
+    for (i, text) in moves.iter().enumerate() {
+        let m = parse_move(&pos, text).unwrap_or_else(|e| panic!("{line}: {text}: {e}"));
+        assert!(is_legal(&pos, m), "{line}: {text}");
+        pos = pos.play(m);
+        if i % 2 == 0 {
+            assert!(pos.in_check(), "{line}: {text} does not check");
+        }
+    }
+    assert!(!has_legal_move(&pos), "{line} does not end in mate");
+    moves.len()
+}
+
+#[test]
+fn solves_tsume_of_one_three_and_five_plies_on_every_board() {
+    let cases = [
+        // (sfen, plies)
+        ("8k/9/7G1/9/9/9/9/9/9 b G 1", 1),
+        ("8k/9/6K2/9/9/9/9/9/9 b SS 1", 3),
+        ("8k/9/9/6K2/9/9/9/9/9 b SSG 1", 5),
+        ("4k/5/3G1/5/K4 b S 1", 1),
+        ("4k/5/2K2/5/5 b SS 1", 3),
+        ("3k1/5/5/2K2/5 b SGG 1", 5),
+        ("2k/3/K2 b GS 1", 1),
+        ("2k/3/K2 b SS 1", 3),
+        ("2k/3/K2 b BS 1", 3),
+    ];
+    for (sfen, plies) in cases {
+        let line = go_mate(sfen, Some(5000));
+        assert_eq!(verify(sfen, &line), plies, "{sfen}: {line}");
+    }
+}
+
+#[test]
+fn tsume_without_the_attackers_king() {
+    let sfen = "7k1/9/7G1/9/9/9/9/9/9 b S 1";
+    let line = go_mate(sfen, Some(5000));
+    assert!(
+        line != "checkmate nomate" && line != "checkmate timeout",
+        "{line}"
+    );
+    verify(sfen, &line);
+}
+
+#[test]
+fn nomate_when_no_check_exists_or_none_mates() {
+    assert_eq!(
+        go_mate("4k4/9/9/9/9/9/9/9/4K4 b - 1", Some(1000)),
+        "checkmate nomate"
+    );
+    assert_eq!(
+        go_mate("4k/5/5/5/K4 b GG 1", Some(5000)),
+        "checkmate nomate"
+    );
+}
+
+#[test]
+fn timeout_on_stop() {
+    // A hard problem: stop after 30 ms gives `checkmate timeout`.
+    let control = std::sync::Arc::new(Control::default());
+    control.reset(false);
+    let c2 = control.clone();
+    let h = std::thread::spawn(move || {
+        let pos = parse_sfen("7nl/6gk1/7p1/8P/9/9/9/9/9 b RS 1").unwrap();
+        mate_search(&pos, None, 0, &c2)
+    });
+    std::thread::sleep(Duration::from_millis(30));
+    control.stop();
+    let (r, _) = h.join().unwrap();
+    assert_eq!(r, MateResult::Timeout);
+    // A time limit does the same.
+    assert_eq!(
+        go_mate("7nl/6gk1/7p1/8P/9/9/9/9/9 b RS 1", Some(50)),
+        "checkmate timeout"
+    );
+}
