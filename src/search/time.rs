@@ -12,8 +12,9 @@
 //! Rules:
 //! - `movetime`: both are the movetime minus `NetworkDelay`.
 //! - byoyomi with no main time left: both are the byoyomi minus
-//!   `NetworkDelay`, capped by the deadline above (the byoyomi is lost if
-//!   unused, so the search keeps iterating until then).
+//!   `NetworkDelay` (or half the byoyomi when the delay would eat more), not
+//!   capped by `NetworkDelay2` (the byoyomi is lost if unused, so the search
+//!   keeps iterating until then).
 //! - otherwise (sudden death, Fischer, or main time before the byoyomi):
 //!   `optimum` = remaining / moves-to-go + increment + the usable byoyomi,
 //!   scaled by `SlowMover`, raised to `MinimumThinkingTime`; `maximum` =
@@ -114,9 +115,10 @@ pub fn budget(
     let remaining = time.unwrap_or(0);
     let deadline = keep_back(remaining + inc + byoyomi, options.network_delay2).max(1);
     if remaining == 0 && byoyomi > 0 {
-        let t = keep_back(byoyomi + inc, options.network_delay)
-            .min(deadline)
-            .max(1);
+        // Only the byoyomi is left: use it all but NetworkDelay. The
+        // NetworkDelay2 deadline is meant for main time; with YaneuraOu's
+        // default of 1120 ms it would halve a 1 s byoyomi.
+        let t = keep_back(byoyomi + inc, options.network_delay).max(1);
         return Some(Budget {
             optimum: t,
             maximum: t,
@@ -176,9 +178,8 @@ mod tests {
             byoyomi: Some(10_000),
             ..Limits::default()
         });
-        // Both margins apply: byoyomi - NetworkDelay, and the deadline
-        // byoyomi + remaining - NetworkDelay2 (the larger margin wins).
-        assert_eq!(t.maximum, 10_000 - opts().network_delay2);
+        // Only the byoyomi is left: all of it but NetworkDelay.
+        assert_eq!(t.maximum, 10_000 - opts().network_delay);
         assert_eq!(t.optimum, t.maximum);
         let small_delay2 = SearchOptions {
             network_delay2: 100,

@@ -127,7 +127,7 @@ pub fn declared() -> Vec<OptionDecl> {
         OptionDecl {
             name: "NetworkDelay2",
             kind: spin(d.network_delay2 as i64, 0, 10000),
-            help: "Milliseconds kept back from the hard deadline (remaining time + increment + byoyomi).",
+            help: "Milliseconds kept back from the hard deadline (remaining time + increment + byoyomi) while main time is left.",
         },
         OptionDecl {
             name: "MinimumThinkingTime",
