@@ -378,3 +378,26 @@ fn comments_are_ignored() {
     e.send("# a script comment");
     assert_eq!(e.sync(), Vec::<String>::new());
 }
+
+#[test]
+fn in_order_jobs_answer_before_later_commands() {
+    // A pipe user reads answers in command order: the perft and the readyok
+    // come before the board and the move list typed after them.
+    let mut e = Engine::spawn();
+    e.send("position startpos");
+    e.send("go perft 4");
+    e.send("d");
+    e.send("isready");
+    e.send("moves");
+    // The `moves` answer: the 30 legal moves on one line.
+    let lines = e.until(PATIENCE, |l| l.split_whitespace().count() == 30);
+    let at = |prefix: &str| {
+        lines
+            .iter()
+            .position(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("{prefix} missing: {lines:?}"))
+    };
+    assert!(at("Nodes searched: 719731") < at("Sfen:"), "{lines:?}");
+    assert!(at("Sfen:") < at("readyok"), "{lines:?}");
+    assert_eq!(at("readyok"), lines.len() - 2, "{lines:?}");
+}

@@ -157,6 +157,15 @@ pub fn parse_bytes(bytes: &[u8], total_len: usize) -> Result<Command, CommandErr
     parse(text)
 }
 
+/// Whether a raw line is a command that acts on a running job at once
+/// (`quit`, `stop`, `ponderhit`, `gameover`) and so never waits behind one.
+pub fn is_control(bytes: &[u8]) -> bool {
+    matches!(
+        parse_bytes(bytes, bytes.len()),
+        Ok(Command::Quit | Command::Stop | Command::PonderHit | Command::GameOver(_))
+    )
+}
+
 const COMMAND_LIST: &str = "usi, isready, setoption, usinewgame, position, go, stop, ponderhit, gameover, quit, d, moves, bench";
 
 /// Parses one line of text.

@@ -10,7 +10,12 @@
 //!   `resign`), a second one is dropped;
 //! - no final line of `go infinite` before `stop`, nor of `go ponder` before
 //!   `stop` or `ponderhit`: an early one is held back until then;
-//! - output in command order, ASCII only, flushed line by line.
+//! - output in command order, ASCII only, flushed line by line. While a job
+//!   that answers in order (`isready` when idle, `usinewgame`, `go perft`,
+//!   `bench`) is running (not merely queued behind a search), later commands
+//!   wait for it, except `quit`, `stop`,
+//!   `ponderhit` and `gameover`: a piped `go perft 5` then `d` prints the
+//!   perft before the board, as in YaneuraOu.
 
 use super::command::{self, Command, GameResult, MAX_LINE_BYTES};
 use super::display;
@@ -144,6 +149,8 @@ struct EngineLoop<W: Write> {
     pending: VecDeque<Pending>,
     /// Set when stdout is gone: nothing more can be said, so the loop ends.
     broken: bool,
+    /// Input lines waiting for an in-order job to finish.
+    deferred: VecDeque<(Vec<u8>, usize)>,
 }
 
 impl<W: Write> EngineLoop<W> {
@@ -154,29 +161,43 @@ impl<W: Write> EngineLoop<W> {
             jobs,
             pending: VecDeque::new(),
             broken: false,
+            deferred: VecDeque::new(),
         }
     }
 
     fn run(&mut self, input: Receiver<Input>) {
         let idle = never::<String>();
+        let closed = never::<Input>();
+        let mut input_open = true;
         loop {
+            if !input_open && self.deferred.is_empty() && !self.waits_for_job() {
+                self.finish_at_end_of_input();
+                return;
+            }
             let front = self
                 .pending
                 .front()
                 .and_then(|p| p.rx.clone())
                 .unwrap_or_else(|| idle.clone());
+            let lines = if input_open {
+                input.clone()
+            } else {
+                closed.clone()
+            };
             select! {
-                recv(input) -> msg => match msg {
+                recv(lines) -> msg => match msg {
                     Ok(Input::Line(bytes, len)) => {
-                        if !self.handle_line_guarded(&bytes, len) {
+                        if self.waits_for_job() && !command::is_control(&bytes) {
+                            self.deferred.push_back((bytes, len));
+                        } else if !self.handle_line_guarded(&bytes, len) {
                             self.shut_down(Some(Instant::now() + QUIT_GRACE));
                             return;
                         }
                     }
                     Ok(Input::End) | Err(_) => {
                         log::debug!("end of input");
-                        self.finish_at_end_of_input();
-                        return;
+                        input_open = false;
+                        self.release_unending_searches();
                     }
                 },
                 recv(front) -> msg => match msg {
@@ -184,11 +205,37 @@ impl<W: Write> EngineLoop<W> {
                     Err(_) => self.front_ended(),
                 },
             }
+            if !self.run_deferred() {
+                self.shut_down(Some(Instant::now() + QUIT_GRACE));
+                return;
+            }
             if self.broken {
                 log::debug!("output closed");
                 return;
             }
         }
+    }
+
+    /// Whether an in-order job (not a search) is running: later commands
+    /// wait for it. Behind a search nothing waits, so `isready` during
+    /// `go infinite` is still answered at once.
+    fn waits_for_job(&self) -> bool {
+        self.pending
+            .front()
+            .is_some_and(|p| !matches!(p.kind, PendingKind::Search(_)))
+    }
+
+    /// Handles the deferred lines that no longer need to wait; false on `quit`.
+    fn run_deferred(&mut self) -> bool {
+        while !self.waits_for_job() {
+            let Some((bytes, len)) = self.deferred.pop_front() else {
+                break;
+            };
+            if !self.handle_line_guarded(&bytes, len) {
+                return false;
+            }
+        }
+        true
     }
 
     // ----- output -----
@@ -553,8 +600,13 @@ impl<W: Write> EngineLoop<W> {
     }
 
     fn finish_at_end_of_input(&mut self) {
-        // Searches that would wait for `stop` forever are stopped; finite
-        // ones (a piped `go depth 10`) finish and print their result.
+        self.release_unending_searches();
+        self.shut_down(None);
+    }
+
+    /// At the end of input, searches that would wait for `stop` forever are
+    /// stopped; finite ones (a piped `go depth 10`) finish and print their result.
+    fn release_unending_searches(&mut self) {
         let now = Instant::now();
         for p in &mut self.pending {
             if let PendingKind::Search(s) = &mut p.kind
@@ -566,7 +618,6 @@ impl<W: Write> EngineLoop<W> {
             }
         }
         self.flush_held();
-        self.shut_down(None);
     }
 }
 
