@@ -23,6 +23,19 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// What the best score of a search with window (`alpha`, `beta`) says.
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// One entry read from the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TtEntry {
