@@ -2,9 +2,11 @@
 //! under the CSA rules YaneuraOu offers as its `EnteringKingRule` option.
 
 use crate::bitboard::Bitboard;
+use crate::movegen;
+use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::BoardKind;
-use crate::types::{Color, PieceType};
+use crate::types::{Color, PieceType, Square};
 use std::fmt;
 use std::str::FromStr;
 
@@ -22,7 +24,8 @@ pub enum EnteringKingRule {
     CsaRule27,
     /// 27-point rule, counting pieces missing in a handicap game for gote.
     CsaRule27H,
-    /// Try rule: the king reaching the enemy king's starting square wins.
+    /// Try rule: the king reaching the enemy king's starting square wins
+    /// (the engine plays that king move, see [`try_rule_move`]).
     TryRule,
 }
 
@@ -88,8 +91,30 @@ fn points(pos: &Position, color: Color, squares: Bitboard) -> u32 {
     BIG_PIECE_POINTS * (big.count() + hand_big) + small + hand_small
 }
 
-/// Whether the side to move may declare a win under `rule` (9x9 only; the
-/// small boards have no declaration).
+/// The enemy king's starting square, which the try rule asks `color`'s king
+/// to reach: 5a for sente, 5i for gote.
+fn try_square(color: Color) -> Square {
+    match color {
+        Color::Sente => Square::new(4, 0),
+        Color::Gote => Square::new(4, 8),
+    }
+}
+
+/// Under the try rule (9x9), the legal king move onto the try square, if the
+/// side to move has one: playing it wins, as in YaneuraOu.
+pub fn try_rule_move(pos: &Position) -> Option<Move> {
+    if pos.kind() != BoardKind::Standard {
+        return None;
+    }
+    let us = pos.side_to_move();
+    let king = pos.king_square(us)?;
+    let m = Move::normal(king, try_square(us), false);
+    movegen::is_legal(pos, m).then_some(m)
+}
+
+/// Whether the side to move may declare a win by points under `rule` (9x9
+/// only; the small boards have no declaration). The try rule is not a
+/// declaration: it wins by a move, see [`try_rule_move`].
 pub fn can_declare(pos: &Position, rule: EnteringKingRule) -> bool {
     if pos.kind() != BoardKind::Standard || pos.in_check() {
         return false;
@@ -100,15 +125,7 @@ pub fn can_declare(pos: &Position, rule: EnteringKingRule) -> bool {
     };
     let camp = pos.kind().zone(us);
     let needed = match rule {
-        EnteringKingRule::NoEnteringKing => return false,
-        EnteringKingRule::TryRule => {
-            // The enemy king's starting square: 5a for sente, 5i for gote.
-            let target = match us {
-                Color::Sente => crate::types::Square::new(4, 0),
-                Color::Gote => crate::types::Square::new(4, 8),
-            };
-            return king == target;
-        }
+        EnteringKingRule::NoEnteringKing | EnteringKingRule::TryRule => return false,
         EnteringKingRule::CsaRule24 | EnteringKingRule::CsaRule24H => 31,
         EnteringKingRule::CsaRule27 | EnteringKingRule::CsaRule27H => match us {
             Color::Sente => 28,
@@ -173,9 +190,24 @@ mod tests {
     }
 
     #[test]
-    fn try_rule() {
-        let pos = parse_sfen("4K4/9/9/9/9/9/9/9/k8 b - 1").unwrap();
-        assert!(can_declare(&pos, EnteringKingRule::TryRule));
-        assert!(!can_declare(&pos, EnteringKingRule::CsaRule27));
+    fn try_rule_wins_by_the_king_move() {
+        // The sente king on 5b steps to 5a.
+        let pos = parse_sfen("9/4K4/9/9/9/9/9/9/k8 b - 1").unwrap();
+        assert_eq!(
+            try_rule_move(&pos).map(|m| m.to_string()),
+            Some("5b5a".to_string())
+        );
+        assert!(!can_declare(&pos, EnteringKingRule::TryRule));
+        // Not when 5a is guarded, nor when it holds an own piece.
+        let guarded = parse_sfen("9/4K4/9/9/9/9/9/9/k3r4 b - 1").unwrap();
+        assert_eq!(try_rule_move(&guarded), None);
+        let blocked = parse_sfen("4G4/4K4/9/9/9/9/9/9/k8 b - 1").unwrap();
+        assert_eq!(try_rule_move(&blocked), None);
+        // Gote aims at 5i.
+        let gote = parse_sfen("K8/9/9/9/9/9/9/4k4/9 w - 1").unwrap();
+        assert_eq!(
+            try_rule_move(&gote).map(|m| m.to_string()),
+            Some("5h5i".to_string())
+        );
     }
 }

@@ -124,12 +124,20 @@ impl Game {
         // The cycle runs from the first of the last four occurrences to now.
         let first = occurrences[occurrences.len() - REPETITION_COUNT];
         let span = &self.history[first + 1..];
-        for checker in Color::ALL {
-            // A record's move was made by the side not to move there.
-            let mut theirs = span.iter().filter(|r| r.side != checker).peekable();
-            if theirs.peek().is_some() && theirs.all(|r| r.gave_check) {
-                return Some((Outcome::Win(checker.flip()), Reason::PerpetualCheck));
-            }
+        // A record's move was made by the side not to move there.
+        let checked_throughout = |checker: Color| {
+            let mut moves = span.iter().filter(|r| r.side != checker).peekable();
+            moves.peek().is_some() && moves.all(|r| r.gave_check)
+        };
+        // Only one side can be the perpetual checker; if both somehow were,
+        // neither is singled out and the plain repetition rule applies.
+        match (
+            checked_throughout(Color::Sente),
+            checked_throughout(Color::Gote),
+        ) {
+            (true, false) => return Some((Outcome::Win(Color::Gote), Reason::PerpetualCheck)),
+            (false, true) => return Some((Outcome::Win(Color::Sente), Reason::PerpetualCheck)),
+            _ => {}
         }
         let outcome = match self.position.kind().repetition_rule() {
             RepetitionRule::Draw => Outcome::Draw,

@@ -343,7 +343,7 @@ impl Position {
         }
         self.side = us.flip();
         self.key ^= zobrist::side_key();
-        self.move_number += 1;
+        self.move_number = self.move_number.saturating_add(1);
         self.checkers = self.compute_checkers();
     }
 

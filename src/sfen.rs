@@ -127,7 +127,7 @@ fn parse_board(text: &str) -> Result<Position, SfenError> {
                 }
                 file -= d as i32;
                 if file < -1 {
-                    break;
+                    return Err(too_long(rank_name, size));
                 }
                 continue;
             }
@@ -162,7 +162,7 @@ fn parse_board(text: &str) -> Result<Position, SfenError> {
             };
             promoted = false;
             if file < 0 {
-                break;
+                return Err(too_long(rank_name, size));
             }
             let color = if c.is_ascii_uppercase() {
                 Color::Sente
@@ -186,6 +186,13 @@ fn parse_board(text: &str) -> Result<Position, SfenError> {
         }
     }
     Ok(pos)
+}
+
+fn too_long(rank_name: char, size: u8) -> SfenError {
+    SfenError::new(
+        "board",
+        format!("rank {rank_name} has more than {size} squares"),
+    )
 }
 
 fn parse_hands(text: &str, pos: &mut Position) -> Result<(), SfenError> {
@@ -240,6 +247,15 @@ fn parse_hands(text: &str, pos: &mut Position) -> Result<(), SfenError> {
 /// Checks what a syntactically fine SFEN may still get wrong.
 fn validate(pos: &Position) -> Result<(), SfenError> {
     let kind = pos.kind();
+    for c in Color::ALL {
+        if pos.pieces_of(c, PieceType::KING).more_than_one() {
+            let side = if c == Color::Sente { "sente" } else { "gote" };
+            return Err(SfenError::new(
+                "position",
+                format!("{side} has more than one king"),
+            ));
+        }
+    }
     for base in PieceType::ALL.iter().filter(|pt| !pt.is_promoted()) {
         let mut n: u32 = Color::ALL
             .iter()
@@ -268,12 +284,6 @@ fn validate(pos: &Position) -> Result<(), SfenError> {
     }
     for c in Color::ALL {
         let side = if c == Color::Sente { "sente" } else { "gote" };
-        if pos.pieces_of(c, PieceType::KING).more_than_one() {
-            return Err(SfenError::new(
-                "position",
-                format!("{side} has more than one king"),
-            ));
-        }
         let mut files = Bitboard::EMPTY;
         for sq in pos.pieces_of(c, PieceType::PAWN) {
             let file = Bitboard::file_mask(sq.file());
@@ -441,6 +451,13 @@ mod tests {
     }
 
     #[test]
+    fn move_number_saturates_instead_of_wrapping() {
+        let pos = parse_sfen("4k4/9/9/9/9/9/9/9/4K4 b - 4294967295").unwrap();
+        let next = pos.play(parse_move(&pos, "5i5h").unwrap());
+        assert_eq!(to_sfen(&next), "4k4/9/9/9/9/9/9/4K4/9 w - 4294967295");
+    }
+
+    #[test]
     fn move_number_is_optional() {
         let pos = parse_sfen("bk1/3/1KB b Pp").unwrap();
         assert_eq!(pos.move_number(), 1);
@@ -504,6 +521,26 @@ mod tests {
             "position",
             "more than one king",
         );
+        rejects(
+            "4k/5/5/5/K3k b - 1",
+            "position",
+            "gote has more than one king",
+        );
+        // A rank with a piece or a digit too many is an error, not truncated.
+        let long = "rank a has more than 9";
+        rejects(
+            "lnsgkgsnll/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "board",
+            long,
+        );
+        rejects("9p/9/9/9/9/9/9/9/9 b - 1", "board", long);
+        rejects(
+            "9/9/9/9/9/9/PP2PPPPPPP/9/9 b - 1",
+            "board",
+            "rank g has more than 9",
+        );
+        rejects("bk1/3/1KBk b Pp 1", "board", "rank c has more than 3");
+        rejects("k2g/3/K2 b - 1", "board", "rank a has more than 3");
     }
 
     #[test]

@@ -300,6 +300,22 @@ fn declares_an_entering_king_win() {
 }
 
 #[test]
+fn try_rule_plays_the_king_onto_the_try_square() {
+    // The sente king on 4b can step onto 5a: under TryRule that move wins.
+    let g = game("9/5K3/9/9/9/9/9/9/k8 b - 1", "");
+    let opts = SearchOptions {
+        entering_king_rule: fukayomi::entering_king::EnteringKingRule::TryRule,
+        ..SearchOptions::default()
+    };
+    let (info, bm) = check_output(&run(&g, &depth(3), &opts));
+    assert_eq!(bm, "bestmove 4b5a");
+    assert!(info.contains("score mate 1"), "{info}");
+    // Under the default rule the same position is an ordinary search.
+    let (_, bm) = check_output(&run(&g, &depth(1), &SearchOptions::default()));
+    assert_ne!(bm, "bestmove win");
+}
+
+#[test]
 fn repetition_is_a_draw_on_9x9() {
     // Gote, a rook down, goes back to the start position: a draw.
     let g = game("4k4/9/9/9/9/9/9/9/4K4 b R 1", "5i5h 5a5b 5h5i");

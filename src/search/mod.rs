@@ -67,7 +67,7 @@
 //!   table; sends one `info string bench k/N ...` line per position and a
 //!   final `info string bench depth D positions N nodes N time T nps X`.
 
-use crate::entering_king::{EnteringKingRule, can_declare};
+use crate::entering_king::{EnteringKingRule, can_declare, try_rule_move};
 use crate::game::Game;
 use crate::movegen::{is_legal, legal_moves};
 use crate::moves::{Move, MoveList};
@@ -371,6 +371,14 @@ impl Searcher {
         if can_declare(pos, options.entering_king_rule) {
             let info = "info depth 1 seldepth 1 score mate 1 nodes 0 nps 0 time 0 hashfull 0";
             return finish(limits, control, out, vec![info.to_string()], "bestmove win");
+        }
+        if options.entering_king_rule == EnteringKingRule::TryRule
+            && let Some(m) = try_rule_move(pos)
+        {
+            let info = format!(
+                "info depth 1 seldepth 1 score mate 1 nodes 0 nps 0 time 0 hashfull 0 pv {m}"
+            );
+            return finish(limits, control, out, vec![info], &format!("bestmove {m}"));
         }
         let mut list = MoveList::new();
         legal_moves(pos, &mut list);

@@ -158,7 +158,7 @@ pub fn declared() -> Vec<OptionDecl> {
                     .unwrap_or(3)],
                 vars: &ENTERING_KING_RULES,
             },
-            help: "Rule for winning by declaration (nyugyoku, 9x9 only): bestmove win when it applies.",
+            help: "Rule for winning by declaration (nyugyoku, 9x9 only): bestmove win when it applies; under TryRule the engine plays its king onto the enemy king's start square.",
         },
         OptionDecl {
             name: "DrawValueBlack",
