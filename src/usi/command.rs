@@ -170,6 +170,8 @@ const COMMAND_LIST: &str = "usi, isready, setoption, usinewgame, position, go, s
 
 /// Parses one line of text.
 pub fn parse(line: &str) -> Result<Command, CommandError> {
+    // A script saved with a byte-order mark still starts with a command.
+    let line = line.strip_prefix('\u{feff}').unwrap_or(line);
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some((&head, args)) = words.split_first() else {
         return err(format!("empty command (the commands are {COMMAND_LIST})"));
@@ -200,7 +202,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "ponderhit" => {
             // YaneuraOu's extension `ponderhit btime .. wtime ..` is accepted;
             // the times are checked but not used.
-            parse_limits(args)?;
+            parse_limits_of("ponderhit", args)?;
             Ok(Command::PonderHit)
         }
         "gameover" => match args {
@@ -334,25 +336,31 @@ fn parse_go(args: &[&str]) -> Result<Command, CommandError> {
     parse_limits(args).map(Command::Go)
 }
 
-/// Parses the parameters of `go` (also used for `ponderhit`'s optional times).
+/// Parses the parameters of `go`.
 pub fn parse_limits(args: &[&str]) -> Result<Limits, CommandError> {
+    parse_limits_of("go", args)
+}
+
+/// Parses `go`-style parameters of `command` (`go`, or `ponderhit` with
+/// its optional times); errors name `command`.
+fn parse_limits_of(command: &str, args: &[&str]) -> Result<Limits, CommandError> {
     let mut limits = Limits::default();
     let mut seen: Vec<&str> = Vec::new();
     let mut words = args.iter().copied();
     while let Some(word) = words.next() {
         if seen.contains(&word) {
-            return err(format!("go: {} given twice", printable(word)));
+            return err(format!("{command}: {} given twice", printable(word)));
         }
         let mut value = || {
             words
                 .next()
-                .ok_or_else(|| CommandError::new(format!("go: {word} needs a value")))
+                .ok_or_else(|| CommandError::new(format!("{command}: {word} needs a value")))
         };
         match word {
             "infinite" => limits.infinite = true,
             "ponder" => limits.ponder = true,
             "btime" | "wtime" | "binc" | "winc" | "byoyomi" | "movetime" => {
-                let ms = parse_ms(word, value()?)?;
+                let ms = parse_ms(command, word, value()?)?;
                 let slot = match word {
                     "btime" => &mut limits.btime,
                     "wtime" => &mut limits.wtime,
@@ -365,20 +373,19 @@ pub fn parse_limits(args: &[&str]) -> Result<Limits, CommandError> {
             }
             "depth" => {
                 let v = value()?;
+                // 0 asks for the smallest search, which still plays a move.
                 limits.depth = Some(
                     v.parse::<u32>()
-                        .ok()
-                        .filter(|d| *d >= 1)
-                        .ok_or_else(|| bad_number(word, v, "a depth of at least 1"))?,
+                        .map_err(|_| bad_number(command, word, v, "a depth"))?
+                        .max(1),
                 );
             }
             "nodes" => {
                 let v = value()?;
                 limits.nodes = Some(
                     v.parse::<u64>()
-                        .ok()
-                        .filter(|n| *n >= 1)
-                        .ok_or_else(|| bad_number(word, v, "a node count of at least 1"))?,
+                        .map_err(|_| bad_number(command, word, v, "a node count"))?
+                        .max(1),
                 );
             }
             "mate" => {
@@ -386,14 +393,14 @@ pub fn parse_limits(args: &[&str]) -> Result<Limits, CommandError> {
                 limits.mate = Some(if v == "infinite" {
                     None
                 } else {
-                    Some(parse_ms(word, v)?)
+                    Some(parse_ms(command, word, v)?)
                 });
             }
             "perft" => return err("go: perft must come first (go perft <depth>)"),
             "searchmoves" => return err("go: searchmoves is not supported"),
             other => {
                 return err(format!(
-                    "go: unknown parameter '{}' (expected btime, wtime, binc, winc, byoyomi, movetime, depth, nodes, infinite, ponder, mate or perft)",
+                    "{command}: unknown parameter '{}' (expected btime, wtime, binc, winc, byoyomi, movetime, depth, nodes, infinite, ponder, mate or perft)",
                     printable(other)
                 ));
             }
@@ -406,19 +413,19 @@ pub fn parse_limits(args: &[&str]) -> Result<Limits, CommandError> {
     Ok(limits)
 }
 
-fn bad_number(word: &str, value: &str, expected: &str) -> CommandError {
+fn bad_number(command: &str, word: &str, value: &str, expected: &str) -> CommandError {
     CommandError::new(format!(
-        "go: {word} '{}' is not {expected}",
+        "{command}: {word} '{}' is not {expected}",
         printable(value)
     ))
 }
 
 /// Milliseconds: a non-negative integer. A negative time (some GUIs send one
 /// when a clock has run over) counts as 0.
-fn parse_ms(word: &str, value: &str) -> Result<u64, CommandError> {
+fn parse_ms(command: &str, word: &str, value: &str) -> Result<u64, CommandError> {
     let n: i64 = value
         .parse()
-        .map_err(|_| bad_number(word, value, "a whole number of milliseconds"))?;
+        .map_err(|_| bad_number(command, word, value, "a whole number of milliseconds"))?;
     Ok(n.max(0) as u64)
 }
 
@@ -568,8 +575,12 @@ mod tests {
         bad("go btime", "needs a value");
         bad("go btime x", "not a whole number");
         bad("go btime 99999999999999999999999", "not a whole number");
-        bad("go depth 0", "at least 1");
-        bad("go depth -1", "at least 1");
+        bad("go depth -1", "not a depth");
+        // 0 asks for the smallest search: still a search, still a bestmove.
+        assert!(matches!(ok("go depth 0"), Command::Go(l) if l.depth == Some(1)));
+        assert!(matches!(ok("go nodes 0"), Command::Go(l) if l.nodes == Some(1)));
+        bad("ponderhit foo", "ponderhit: unknown parameter");
+        assert_eq!(ok("\u{feff}usi"), Command::Usi);
         bad("go nodes 1.5", "node count");
         bad("go btime 1 btime 2", "twice");
         bad("go fast", "unknown parameter");

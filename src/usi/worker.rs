@@ -95,6 +95,8 @@ struct Worker {
     searcher: Searcher,
     /// A hash size the machine refused (reported once, not at every move).
     refused_mb: Option<usize>,
+    /// Whether a search has written to the table since it was last cleared.
+    table_used: bool,
 }
 
 impl Worker {
@@ -102,6 +104,7 @@ impl Worker {
         Worker {
             searcher: Searcher::new(SearchOptions::default().hash_mb),
             refused_mb: None,
+            table_used: false,
         }
     }
 
@@ -142,13 +145,20 @@ impl Worker {
             } => {
                 // A resize deferred by `isready` during a search happens here.
                 self.resize(&options, out);
+                self.table_used = true;
                 self.searcher.think(&game, &limits, &options, &control, out);
             }
-            Task::Prepare { options } => self.resize(&options, out),
-            Task::NewGame { options } => {
+            // As in YaneuraOu, `isready` (which a GUI sends before every game
+            // and waits for) is where the table is cleared, so `usinewgame`
+            // stays instant and no game's first move pays for the clear.
+            Task::Prepare { options } => {
                 self.resize(&options, out);
-                self.searcher.clear();
+                if self.table_used {
+                    self.searcher.clear();
+                    self.table_used = false;
+                }
             }
+            Task::NewGame { options } => self.resize(&options, out),
             Task::Perft { position, depth } => {
                 for line in display::perft_lines(&position, depth) {
                     let _ = out.send(line);
