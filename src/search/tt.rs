@@ -97,8 +97,10 @@ impl Tt {
     pub fn new(mb: usize) -> Tt {
         let bytes = mb.max(1) * 1024 * 1024;
         let buckets = (bytes / (SLOT_BYTES * BUCKET)).max(1);
-        let mut slots = Vec::new();
-        slots.resize_with(buckets * BUCKET, Slot::default);
+        // A trusted-length iterator fills the table in one tight loop.
+        let slots: Vec<Slot> = std::iter::repeat_with(Slot::default)
+            .take(buckets * BUCKET)
+            .collect();
         Tt {
             slots,
             buckets,
