@@ -112,7 +112,7 @@ pub fn declared() -> Vec<OptionDecl> {
         OptionDecl {
             name: "Threads",
             kind: spin(d.threads as i64, 1, MAX_THREADS),
-            help: "Search threads (lazy SMP sharing the hash table).",
+            help: "Search threads (lazy SMP sharing the hash table); at most 8 per core are used, so the clock is still watched.",
         },
         OptionDecl {
             name: "MultiPV",
