@@ -373,6 +373,8 @@ pub fn to_sfen(pos: &Position) -> String {
 pub enum MoveError {
     /// Not of the form `7g7f`, `7g7f+` or `P*5e`.
     Malformed(String),
+    /// Well-formed, but a square lies off this board (size given).
+    OffBoard(String, u8),
     /// Well-formed, but not a legal move in the position.
     Illegal(String),
 }
@@ -384,6 +386,9 @@ impl fmt::Display for MoveError {
                 f,
                 "malformed move '{m}' (expected e.g. 7g7f, 7g7f+ or P*5e)"
             ),
+            MoveError::OffBoard(m, n) => {
+                write!(f, "move '{m}' names a square off the {n}x{n} board")
+            }
             MoveError::Illegal(m) => write!(f, "illegal move '{m}' in this position"),
         }
     }
@@ -391,11 +396,18 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
-fn parse_square(kind: BoardKind, file: u8, rank: u8) -> Option<Square> {
-    let size = kind.size();
-    let f = file.checked_sub(b'1')?;
-    let r = rank.checked_sub(b'a')?;
-    (f < size && r < size).then(|| Square::new(f, r))
+/// A square named on the 9x9 grid (`1a`..`9i`), then checked against `kind`.
+fn parse_square(kind: BoardKind, text: &str, file: u8, rank: u8) -> Result<Square, MoveError> {
+    let grid = |c: u8, first: u8| c.checked_sub(first).filter(|v| *v < crate::types::GRID);
+    let (Some(f), Some(r)) = (grid(file, b'1'), grid(rank, b'a')) else {
+        return Err(MoveError::Malformed(printable(text)));
+    };
+    let sq = Square::new(f, r);
+    if kind.contains(sq) {
+        Ok(sq)
+    } else {
+        Err(MoveError::OffBoard(printable(text), kind.size()))
+    }
 }
 
 /// Reads USI move notation without looking at legality.
@@ -407,12 +419,12 @@ pub fn parse_move_syntax(kind: BoardKind, text: &str) -> Result<Move, MoveError>
             let pt = PieceType::from_letter(*p as char)
                 .filter(|pt| *pt != PieceType::KING)
                 .ok_or_else(malformed)?;
-            let to = parse_square(kind, *f, *r).ok_or_else(malformed)?;
+            let to = parse_square(kind, text, *f, *r)?;
             Ok(Move::drop(pt, to))
         }
         [f1, r1, f2, r2, rest @ ..] if rest.is_empty() || rest == b"+" => {
-            let from = parse_square(kind, *f1, *r1).ok_or_else(malformed)?;
-            let to = parse_square(kind, *f2, *r2).ok_or_else(malformed)?;
+            let from = parse_square(kind, text, *f1, *r1)?;
+            let to = parse_square(kind, text, *f2, *r2)?;
             Ok(Move::normal(from, to, !rest.is_empty()))
         }
         _ => Err(malformed()),
@@ -566,6 +578,10 @@ mod tests {
         let mini = parse_sfen(BoardKind::Mini.start_sfen()).unwrap();
         assert!(matches!(
             parse_move(&mini, "6e5d"),
+            Err(MoveError::OffBoard(_, 5))
+        ));
+        assert!(matches!(
+            parse_move(&mini, "0e5d"),
             Err(MoveError::Malformed(_))
         ));
         assert!(parse_move(&mini, "5d5c").is_ok());

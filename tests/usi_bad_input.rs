@@ -158,11 +158,11 @@ fn bad_positions_leave_the_previous_one() {
         b"position startpos moves 7g7f moves 3c3d",
         "malformed move 'moves'",
     );
-    // On the small boards, squares beyond the board are malformed.
+    // On the small boards, a square beyond the board is named as such.
     rejects(
         &mut e,
         b"position sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 6e5d",
-        "malformed",
+        "off the 5x5 board",
     );
 }
 
