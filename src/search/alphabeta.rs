@@ -553,12 +553,7 @@ impl<'a> Worker<'a> {
             tt_move = e.mv;
             if !pv_node && e.depth >= depth {
                 let s = score_from_tt(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
+                if e.bound.cuts(s, alpha, beta) {
                     return s;
                 }
             }
@@ -666,12 +661,7 @@ impl<'a> Worker<'a> {
         if let Some(e) = self.sh.tt.probe(key) {
             tt_move = e.mv;
             let s = score_from_tt(e.score, ply);
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if cut {
+            if e.bound.cuts(s, alpha, beta) {
                 return s;
             }
         }

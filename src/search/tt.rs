@@ -24,6 +24,16 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// Whether a stored `score` with this bound settles a search with
+    /// window (`alpha`, `beta`) without searching.
+    pub fn cuts(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+
     /// What the best score of a search with window (`alpha`, `beta`) says.
     pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
         if best >= beta {
