@@ -5,7 +5,6 @@ mod usi_support;
 
 use fukayomi::usi::options::{OptionType, declared};
 use std::io::Write;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Pipes a script into the engine (stdin closed at its end) and returns the
@@ -13,13 +12,7 @@ use std::time::{Duration, Instant};
 fn run_script(name: &str) -> Vec<String> {
     let path = format!("{}/usi-scripts/{name}", env!("CARGO_MANIFEST_DIR"));
     let script = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fukayomi"))
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = usi_support::spawn_engine();
     child.stdin.take().unwrap().write_all(&script).unwrap();
     let start = Instant::now();
     let out = child.wait_with_output().unwrap();

@@ -15,9 +15,7 @@
 //! ```
 //! [`Searcher::think`] takes `&self`, so the shell may keep the searcher in
 //! an `Arc` (or `Arc<Mutex<_>>`/`RwLock` to call `resize`/`clear` between
-//! searches) and call it from the search thread. The free function [`think`]
-//! does the same with a fresh table of `options.hash_mb` MiB (simple, but the
-//! table is not kept between moves).
+//! searches) and call it from the search thread.
 //!
 //! # Contract with the USI shell
 //! - [`Searcher::think`] runs on the search thread and returns only after it
@@ -567,20 +565,6 @@ fn finish(
         final_line: final_line.to_string(),
         ..SearchResult::default()
     }
-}
-
-/// Runs one search of `game` with a fresh table of `options.hash_mb` MiB and
-/// sends its output lines to `out` (see the module documentation for the
-/// contract). A shell that keeps its table between moves uses
-/// [`Searcher::think`] instead.
-pub fn think(
-    game: &Game,
-    limits: &Limits,
-    options: &SearchOptions,
-    control: &Control,
-    out: &Sender<String>,
-) {
-    Searcher::new(options.hash_mb).think(game, limits, options, control, out);
 }
 
 // ---- bench -------------------------------------------------------------------

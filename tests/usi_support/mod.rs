@@ -21,16 +21,22 @@ pub struct Engine {
     pub transcript: Vec<String>,
 }
 
+/// Starts the engine binary with stdin and stdout piped, stderr discarded
+/// and logging off (so nothing but USI is produced).
+pub fn spawn_engine() -> Child {
+    Command::new(env!("CARGO_BIN_EXE_fukayomi"))
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn fukayomi")
+}
+
 impl Engine {
     /// Starts `fukayomi` with pipes on stdin and stdout.
     pub fn spawn() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_fukayomi"))
-            .env_remove("RUST_LOG")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn fukayomi");
+        let mut child = spawn_engine();
         let stdout = child.stdout.take().unwrap();
         let stdin = child.stdin.take();
         let (tx, rx) = channel();
