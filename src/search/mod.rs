@@ -110,6 +110,9 @@ pub struct Limits {
     pub ponder: bool,
     /// `go mate`: `Some(None)` for `go mate infinite`, `Some(Some(ms))` for a time limit.
     pub mate: Option<Option<u64>>,
+    /// `go ... searchmoves m1 m2 ...`: the root considers only these moves
+    /// (legal moves of the searched position; empty = every legal move).
+    pub search_moves: Vec<Move>,
 }
 
 /// Engine settings the search reads (set by `setoption`).
@@ -384,6 +387,7 @@ impl Searcher {
         }
         let mut list = MoveList::new();
         legal_moves(pos, &mut list);
+        restrict_to(&mut list, &limits.search_moves);
         if list.is_empty() {
             let info = "info depth 0 seldepth 0 score mate -0 nodes 0 nps 0 time 0 hashfull 0";
             return finish(
@@ -531,8 +535,14 @@ impl Searcher {
     }
 }
 
-/// Waits until the final line may be sent (infinite: `stop`; ponder: `stop`
-/// or `ponderhit`), then sends `lines` and `final_line`.
+/// Keeps only the moves of `list` that are in `search_moves` (when it names
+/// any of them; otherwise `list` stays whole).
+fn restrict_to(list: &mut MoveList, search_moves: &[Move]) {
+    if list.iter().any(|m| search_moves.contains(m)) {
+        list.retain(|m| search_moves.contains(&m));
+    }
+}
+
 /// Most search threads worth running: beyond a few per core the main
 /// thread no longer gets the processor often enough to watch the clock
 /// (measured: 256 threads on 2 cores overran a 300 ms byoyomi by 5-9 s,
@@ -545,6 +555,8 @@ fn max_useful_threads() -> usize {
         .clamp(1, 256)
 }
 
+/// Waits until the final line may be sent (infinite: `stop`; ponder: `stop`
+/// or `ponderhit`), then sends `lines` and `final_line`.
 fn finish(
     limits: &Limits,
     control: &Control,
