@@ -167,30 +167,66 @@ fn bad_positions_leave_the_previous_one() {
 }
 
 #[test]
-fn bad_go_commands_start_nothing() {
+fn bad_go_commands_that_are_not_searches_start_nothing() {
     let mut e = engine_at_two_moves();
     for (bad, needle) in [
-        ("go btime", "btime needs a value"),
-        ("go btime ten", "not a whole number"),
-        ("go btime 1e3", "not a whole number"),
-        ("go byoyomi 99999999999999999999", "not a whole number"),
-        ("go depth -1", "not a depth"),
-        ("go nodes -3", "not a node count"),
-        ("go depth 3 depth 4", "given twice"),
-        ("go sometime", "unknown parameter"),
-        ("go searchmoves 7g7f", "not supported"),
         ("go perft", "needs one depth"),
         ("go perft x", "needs one depth"),
         ("go perft 1000", "needs one depth"),
-        ("go mate", "mate needs a value"),
-        ("go mate 10 infinite", "cannot be combined"),
-        ("ponderhit btime x", "not a whole number"),
     ] {
         rejects(&mut e, bad.as_bytes(), needle);
     }
-    // Nothing was started: no bestmove shows up.
     let late = e.drain(Duration::from_millis(300));
     assert_eq!(count(&late, "bestmove"), 0, "{late:?}");
+}
+
+/// A `go` with a bad word is still a `go`: each bad word gets its error line,
+/// the search runs with the rest, and exactly one final line answers it.
+#[test]
+fn go_with_a_bad_word_reports_it_and_still_answers_once() {
+    let mut e = engine_at_two_moves();
+    for (bad, needle, last) in [
+        ("go btime depth 2", "btime needs a value", "bestmove"),
+        ("go btime ten depth 2", "not a whole number", "bestmove"),
+        (
+            "go byoyomi 99999999999999999999 depth 2",
+            "not a whole number",
+            "bestmove",
+        ),
+        ("go depth -1 nodes 500", "not a depth", "bestmove"),
+        ("go nodes -3 depth 2", "not a node count", "bestmove"),
+        ("go depth 2 depth 4", "given twice", "bestmove"),
+        (
+            "go sometime depth 2",
+            "unknown parameter 'sometime'",
+            "bestmove",
+        ),
+        ("go depth 2 perft 3", "perft must come first", "bestmove"),
+        ("go mate soon", "not a whole number", "checkmate"),
+        ("go mate 300 infinite", "cannot be combined", "checkmate"),
+    ] {
+        e.send(bad);
+        let lines = e.until(PATIENCE, |l| l.starts_with(last));
+        let errs = errors(&lines);
+        assert!(
+            !errs.is_empty() && errs[0].contains(needle),
+            "{bad}: {lines:?}"
+        );
+        let after = e.sync();
+        assert_eq!(
+            count(&lines, last) + count(&after, last),
+            1,
+            "{bad}: {lines:?} {after:?}"
+        );
+        assert!(errors(&after).is_empty(), "{bad}: {after:?}");
+    }
+    // With nothing usable left, `go` is a bare `go`: it thinks until `stop`
+    // (or its 10 s) and answers once.
+    e.send("go btime x");
+    e.send("stop");
+    let lines = e.until_bestmove(PATIENCE);
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert_eq!(e.sfen(), AFTER_TWO);
 }
 
 #[test]

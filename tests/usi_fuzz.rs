@@ -104,6 +104,9 @@ const WORDS: &[&str] = &[
     "10",
     "4294967296",
     "#",
+    "searchmoves",
+    "5i4h",
+    "G*5b",
 ];
 
 fn sfen_mutant(rng: &mut Rng) -> String {
@@ -309,6 +312,54 @@ fn raw_random_bytes_through_the_parser() {
             let _ = fukayomi::sfen::parse_sfen(text);
         }
     }
+}
+
+/// Every `go` is answered exactly once, whatever its parameters: generated
+/// `go` lines (valid and bad words, `searchmoves` with legal, illegal and
+/// malformed moves, `mate`, `ponder`, `infinite`) are each followed by
+/// `stop`; exactly one final line (`bestmove` or `checkmate`) must come, and
+/// no second one before the next `readyok`.
+#[test]
+fn every_generated_go_is_answered_exactly_once() {
+    let mut rng = Rng(0x60_a115);
+    let mut e = Engine::spawn();
+    e.handshake();
+    let mut answered = 0;
+    for i in 0..300 {
+        if i % 25 == 0 {
+            let start = *rng.pick(SFENS);
+            e.send(&format!("position sfen {start}"));
+        }
+        let mut go = "go".to_string();
+        for _ in 0..rng.below(6) {
+            go.push(' ');
+            let word = *rng.pick(WORDS);
+            go.push_str(word);
+        }
+        if go.split_whitespace().nth(1) == Some("perft") {
+            continue; // `go perft` is not a search
+        }
+        e.send(&go);
+        e.send("stop");
+        let lines = e.until(PATIENCE, |l| {
+            l.starts_with("bestmove") || l.starts_with("checkmate")
+        });
+        let after = e.sync();
+        let finals = |ls: &[String]| {
+            ls.iter()
+                .filter(|l| l.starts_with("bestmove") || l.starts_with("checkmate"))
+                .count()
+        };
+        assert_eq!(
+            finals(&lines) + finals(&after),
+            1,
+            "{go}: {lines:?} {after:?}"
+        );
+        answered += 1;
+    }
+    e.send("quit");
+    assert!(e.wait_exit(PATIENCE).expect("quit").success());
+    eprintln!("go fuzz: {answered} go lines, each answered once");
 }
 
 /// The same generator over pipes: the engine must answer every rejected line

@@ -34,13 +34,14 @@ pub enum Command {
     /// `position startpos|sfen ... [moves ...]`.
     Position(PositionCommand),
     /// `go ...` (a search).
-    Go(Limits),
+    Go(GoCommand),
     /// `go perft <depth>`.
     Perft(u32),
     /// `stop`.
     Stop,
-    /// `ponderhit` (any time parameters after it are accepted and ignored).
-    PonderHit,
+    /// `ponderhit` (any time parameters after it are checked and ignored;
+    /// the errors in them do not stop the `ponderhit`).
+    PonderHit(Vec<CommandError>),
     /// `gameover [win|lose|draw]`.
     GameOver(Option<GameResult>),
     /// `quit`.
@@ -53,6 +54,20 @@ pub enum Command {
     Bench(u32),
     /// A line starting with `#`: a comment in a script, ignored.
     Comment,
+}
+
+/// A `go` command as typed. Every `go` is answered, so parsing it never
+/// fails: a parameter that cannot be used is reported in `errors` and left
+/// out, and the search runs with the rest.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoCommand {
+    /// The limits (without `search_moves`, which need the position).
+    pub limits: Limits,
+    /// The words after `searchmoves`, checked against the position when the
+    /// search starts.
+    pub search_moves: Vec<String>,
+    /// What was left out, and why.
+    pub errors: Vec<CommandError>,
 }
 
 /// The result word of `gameover`.
@@ -162,11 +177,26 @@ pub fn parse_bytes(bytes: &[u8], total_len: usize) -> Result<Command, CommandErr
 pub fn is_control(bytes: &[u8]) -> bool {
     matches!(
         parse_bytes(bytes, bytes.len()),
-        Ok(Command::Quit | Command::Stop | Command::PonderHit | Command::GameOver(_))
+        Ok(Command::Quit | Command::Stop | Command::PonderHit(_) | Command::GameOver(_))
     )
 }
 
-const COMMAND_LIST: &str = "usi, isready, setoption, usinewgame, position, go, stop, ponderhit, gameover, quit, d, moves, bench";
+/// The first words of the commands, in the order they are listed to users.
+pub const COMMANDS: &[&str] = &[
+    "usi",
+    "isready",
+    "setoption",
+    "usinewgame",
+    "position",
+    "go",
+    "stop",
+    "ponderhit",
+    "gameover",
+    "quit",
+    "d",
+    "moves",
+    "bench",
+];
 
 /// Parses one line of text.
 pub fn parse(line: &str) -> Result<Command, CommandError> {
@@ -174,7 +204,10 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
     let line = line.strip_prefix('\u{feff}').unwrap_or(line);
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some((&head, args)) = words.split_first() else {
-        return err(format!("empty command (the commands are {COMMAND_LIST})"));
+        return err(format!(
+            "empty command (the commands are {})",
+            COMMANDS.join(", ")
+        ));
     };
     if head.starts_with('#') {
         return Ok(Command::Comment);
@@ -199,12 +232,11 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "setoption" => parse_setoption(line),
         "position" => parse_position(args).map(Command::Position),
         "go" => parse_go(args),
-        "ponderhit" => {
-            // YaneuraOu's extension `ponderhit btime .. wtime ..` is accepted;
-            // the times are checked but not used.
-            parse_limits_of("ponderhit", args)?;
-            Ok(Command::PonderHit)
-        }
+        // YaneuraOu's extension `ponderhit btime .. wtime ..` is accepted;
+        // the times are checked but not used.
+        "ponderhit" => Ok(Command::PonderHit(
+            parse_go_parameters("ponderhit", args).errors,
+        )),
         "gameover" => match args {
             [] => Ok(Command::GameOver(None)),
             ["win"] => Ok(Command::GameOver(Some(GameResult::Win))),
@@ -231,8 +263,9 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             _ => err("bench takes at most one argument (the depth)"),
         },
         other => err(format!(
-            "unknown command '{}' (the commands are {COMMAND_LIST})",
-            printable(other)
+            "unknown command '{}' (the commands are {})",
+            printable(other),
+            COMMANDS.join(", ")
         )),
     }
 }
@@ -333,89 +366,148 @@ fn parse_go(args: &[&str]) -> Result<Command, CommandError> {
             ))
         });
     }
-    parse_limits(args).map(Command::Go)
+    Ok(Command::Go(parse_go_parameters("go", args)))
 }
 
-/// Parses the parameters of `go`.
-pub fn parse_limits(args: &[&str]) -> Result<Limits, CommandError> {
-    parse_limits_of("go", args)
-}
+/// The words that start a parameter of `go` (or of `ponderhit`).
+const GO_PARAMETERS: &[&str] = &[
+    "btime",
+    "wtime",
+    "binc",
+    "winc",
+    "byoyomi",
+    "movetime",
+    "depth",
+    "nodes",
+    "infinite",
+    "ponder",
+    "mate",
+    "searchmoves",
+];
 
-/// Parses `go`-style parameters of `command` (`go`, or `ponderhit` with
-/// its optional times); errors name `command`.
-fn parse_limits_of(command: &str, args: &[&str]) -> Result<Limits, CommandError> {
-    let mut limits = Limits::default();
+/// Parses `go`-style parameters of `command` (`go`, or `ponderhit` with its
+/// optional times). A parameter that is unknown, repeated, lacks its value
+/// or has a bad one is reported (errors name `command`) and left out; the
+/// rest stands. `mate` takes an optional value (bare `mate` = `infinite`);
+/// `searchmoves` takes every word after it.
+fn parse_go_parameters(command: &str, args: &[&str]) -> GoCommand {
+    let mut go = GoCommand::default();
     let mut seen: Vec<&str> = Vec::new();
-    let mut words = args.iter().copied();
+    let mut words = args.iter().copied().peekable();
     while let Some(word) = words.next() {
-        if seen.contains(&word) {
-            return err(format!("{command}: {} given twice", printable(word)));
-        }
-        let mut value = || {
-            words
-                .next()
-                .ok_or_else(|| CommandError::new(format!("{command}: {word} needs a value")))
+        let repeated = seen.contains(&word);
+        // The value of a parameter that takes one: the next word, unless
+        // that is the next parameter.
+        let value = match word {
+            "infinite" | "ponder" | "searchmoves" => None,
+            "mate" => words.next_if(|w| *w == "infinite" || !GO_PARAMETERS.contains(w)),
+            _ if GO_PARAMETERS.contains(&word) => {
+                match words.next_if(|w| !GO_PARAMETERS.contains(w)) {
+                    Some(v) => Some(v),
+                    None => {
+                        go.errors.push(CommandError::new(format!(
+                            "{command}: {word} needs a value; ignored"
+                        )));
+                        continue;
+                    }
+                }
+            }
+            _ => None,
         };
-        match word {
-            "infinite" => limits.infinite = true,
-            "ponder" => limits.ponder = true,
-            "btime" | "wtime" | "binc" | "winc" | "byoyomi" | "movetime" => {
-                let ms = parse_ms(command, word, value()?)?;
-                let slot = match word {
-                    "btime" => &mut limits.btime,
-                    "wtime" => &mut limits.wtime,
-                    "binc" => &mut limits.binc,
-                    "winc" => &mut limits.winc,
-                    "byoyomi" => &mut limits.byoyomi,
-                    _ => &mut limits.movetime,
-                };
-                *slot = Some(ms);
+        if repeated {
+            go.errors.push(CommandError::new(format!(
+                "{command}: {} given twice; the first is used",
+                printable(word)
+            )));
+            continue;
+        }
+        if word == "searchmoves" {
+            go.search_moves = words.by_ref().map(str::to_string).collect();
+            if go.search_moves.is_empty() {
+                go.errors.push(CommandError::new(format!(
+                    "{command}: searchmoves lists no move; every move is searched"
+                )));
             }
-            "depth" => {
-                let v = value()?;
-                // 0 asks for the smallest search, which still plays a move.
-                limits.depth = Some(
-                    v.parse::<u32>()
-                        .map_err(|_| bad_number(command, word, v, "a depth"))?
-                        .max(1),
-                );
-            }
-            "nodes" => {
-                let v = value()?;
-                limits.nodes = Some(
-                    v.parse::<u64>()
-                        .map_err(|_| bad_number(command, word, v, "a node count"))?
-                        .max(1),
-                );
-            }
-            "mate" => {
-                let v = value()?;
-                limits.mate = Some(if v == "infinite" {
-                    None
-                } else {
-                    Some(parse_ms(command, word, v)?)
-                });
-            }
-            "perft" => return err("go: perft must come first (go perft <depth>)"),
-            "searchmoves" => return err("go: searchmoves is not supported"),
-            other => {
-                return err(format!(
-                    "{command}: unknown parameter '{}' (expected btime, wtime, binc, winc, byoyomi, movetime, depth, nodes, infinite, ponder, mate or perft)",
-                    printable(other)
-                ));
-            }
+        } else if let Err(e) = set_parameter(&mut go.limits, command, word, value) {
+            go.errors.push(e);
+            continue;
         }
         seen.push(word);
     }
+    let limits = &mut go.limits;
     if limits.mate.is_some() && (limits.infinite || limits.ponder) {
-        return err("go: mate cannot be combined with infinite or ponder");
+        go.errors.push(CommandError::new(format!(
+            "{command}: mate cannot be combined with infinite or ponder; they are ignored"
+        )));
+        limits.infinite = false;
+        limits.ponder = false;
     }
-    Ok(limits)
+    go
+}
+
+/// Sets one parameter of `limits` from its word and value.
+fn set_parameter(
+    limits: &mut Limits,
+    command: &str,
+    word: &str,
+    value: Option<&str>,
+) -> Result<(), CommandError> {
+    let v = value.unwrap_or_default();
+    match word {
+        "infinite" => limits.infinite = true,
+        "ponder" => limits.ponder = true,
+        "btime" => limits.btime = Some(parse_ms(command, word, v)?),
+        "wtime" => limits.wtime = Some(parse_ms(command, word, v)?),
+        "binc" => limits.binc = Some(parse_ms(command, word, v)?),
+        "winc" => limits.winc = Some(parse_ms(command, word, v)?),
+        "byoyomi" => limits.byoyomi = Some(parse_ms(command, word, v)?),
+        "movetime" => limits.movetime = Some(parse_ms(command, word, v)?),
+        // 0 asks for the smallest search, which still plays a move.
+        "depth" => {
+            let d = v.parse::<u32>();
+            limits.depth = Some(
+                d.map_err(|_| bad_number(command, word, v, "a depth"))?
+                    .max(1),
+            );
+        }
+        "nodes" => {
+            let n = v.parse::<u64>();
+            limits.nodes = Some(
+                n.map_err(|_| bad_number(command, word, v, "a node count"))?
+                    .max(1),
+            );
+        }
+        "mate" => {
+            limits.mate = Some(match value {
+                None | Some("infinite") => None,
+                Some(v) => match parse_ms(command, word, v) {
+                    Ok(ms) => Some(ms),
+                    Err(e) => {
+                        // Still a mate search: a bare `go mate` is `go mate infinite`.
+                        limits.mate = Some(None);
+                        return Err(CommandError::new(format!("{e}; searching without a limit")));
+                    }
+                },
+            })
+        }
+        "perft" => {
+            return err(format!(
+                "{command}: perft must come first (go perft <depth>); ignored"
+            ));
+        }
+        other => {
+            return err(format!(
+                "{command}: unknown parameter '{}' (expected btime, wtime, binc, winc, byoyomi, movetime, depth, nodes, infinite, ponder, mate, searchmoves or perft); ignored",
+                printable(other)
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn bad_number(command: &str, word: &str, value: &str, expected: &str) -> CommandError {
     CommandError::new(format!(
-        "{command}: {word} '{}' is not {expected}",
+        "{command}: {word} '{}' is not {expected}; ignored",
         printable(value)
     ))
 }
@@ -451,8 +543,11 @@ mod tests {
             ok("gameover lose"),
             Command::GameOver(Some(GameResult::Lose))
         );
-        assert_eq!(ok("ponderhit"), Command::PonderHit);
-        assert_eq!(ok("ponderhit btime 1000 wtime 1000"), Command::PonderHit);
+        assert_eq!(ok("ponderhit"), Command::PonderHit(vec![]));
+        assert_eq!(
+            ok("ponderhit btime 1000 wtime 1000"),
+            Command::PonderHit(vec![])
+        );
         assert_eq!(ok("# a comment"), Command::Comment);
         bad("", "empty");
         bad("   ", "empty");
@@ -544,50 +639,100 @@ mod tests {
         assert_eq!(mini.position().kind(), BoardKind::Mini);
     }
 
+    /// The limits of a `go` line that parses without an error.
+    fn go_ok(line: &str) -> Limits {
+        match ok(line) {
+            Command::Go(go) if go.errors.is_empty() && go.search_moves.is_empty() => go.limits,
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+
+    /// A `go` line with one bad part: its error, and the limits that stand.
+    fn go_bad(line: &str, needle: &str) -> Limits {
+        let Command::Go(go) = ok(line) else {
+            panic!("{line}: not a go")
+        };
+        assert_eq!(go.errors.len(), 1, "{line}: {:?}", go.errors);
+        assert!(go.errors[0].0.contains(needle), "{line}: {:?}", go.errors);
+        go.limits
+    }
+
     #[test]
     fn go() {
-        let Command::Go(l) = ok("go btime 1000 wtime 2000 byoyomi 100") else {
-            panic!()
-        };
+        let l = go_ok("go btime 1000 wtime 2000 byoyomi 100");
         assert_eq!(
             (l.btime, l.wtime, l.byoyomi),
             (Some(1000), Some(2000), Some(100))
         );
-        let Command::Go(l) = ok("go ponder binc 10 winc 20 btime -5 wtime 0") else {
-            panic!()
-        };
+        let l = go_ok("go ponder binc 10 winc 20 btime -5 wtime 0");
         assert!(l.ponder);
         assert_eq!((l.btime, l.binc, l.winc), (Some(0), Some(10), Some(20)));
-        let Command::Go(l) = ok("go mate infinite") else {
-            panic!()
-        };
-        assert_eq!(l.mate, Some(None));
-        let Command::Go(l) = ok("go mate 3000") else {
-            panic!()
-        };
-        assert_eq!(l.mate, Some(Some(3000)));
-        let Command::Go(l) = ok("go") else { panic!() };
-        assert_eq!(l, Limits::default());
+        assert_eq!(go_ok("go mate infinite").mate, Some(None));
+        assert_eq!(go_ok("go mate 3000").mate, Some(Some(3000)));
+        // A bare `go mate` is `go mate infinite`, also before another parameter.
+        assert_eq!(go_ok("go mate").mate, Some(None));
+        assert_eq!(go_ok("go mate depth 5").mate, Some(None));
+        assert_eq!(go_ok("go"), Limits::default());
         assert_eq!(ok("go perft 3"), Command::Perft(3));
         bad("go perft", "needs one depth");
         bad("go perft 0", "needs one depth");
         bad("go perft 3 4", "needs one depth");
-        bad("go btime", "needs a value");
-        bad("go btime x", "not a whole number");
-        bad("go btime 99999999999999999999999", "not a whole number");
-        bad("go depth -1", "not a depth");
         // 0 asks for the smallest search: still a search, still a bestmove.
-        assert!(matches!(ok("go depth 0"), Command::Go(l) if l.depth == Some(1)));
-        assert!(matches!(ok("go nodes 0"), Command::Go(l) if l.nodes == Some(1)));
-        bad("ponderhit foo", "ponderhit: unknown parameter");
+        assert_eq!(go_ok("go depth 0").depth, Some(1));
+        assert_eq!(go_ok("go nodes 0").nodes, Some(1));
         assert_eq!(ok("\u{feff}usi"), Command::Usi);
-        bad("go nodes 1.5", "node count");
-        bad("go btime 1 btime 2", "twice");
-        bad("go fast", "unknown parameter");
-        bad("go mate", "needs a value");
-        bad("go mate soon", "not a whole number");
-        bad("go infinite perft 3", "must come first");
-        bad("go mate 100 ponder", "cannot be combined");
+    }
+
+    #[test]
+    fn go_with_a_bad_part_keeps_the_rest() {
+        assert_eq!(go_bad("go btime", "needs a value"), Limits::default());
+        let l = go_bad("go btime byoyomi 100", "btime needs a value");
+        assert_eq!((l.btime, l.byoyomi), (None, Some(100)));
+        let l = go_bad("go btime x wtime 5", "not a whole number");
+        assert_eq!((l.btime, l.wtime), (None, Some(5)));
+        go_bad("go btime 99999999999999999999999", "not a whole number");
+        go_bad("go depth -1", "not a depth");
+        go_bad("go nodes 1.5", "node count");
+        assert_eq!(go_bad("go btime 1 btime 2", "twice").btime, Some(1));
+        let l = go_bad("go fast depth 3", "unknown parameter 'fast'");
+        assert_eq!(l.depth, Some(3));
+        let l = go_bad("go mate soon", "not a whole number");
+        assert_eq!(l.mate, Some(None));
+        assert!(go_bad("go infinite perft", "must come first").infinite);
+        let l = go_bad("go mate 100 ponder", "cannot be combined");
+        assert_eq!((l.mate, l.ponder), (Some(Some(100)), false));
+        assert_eq!(ok("ponderhit"), Command::PonderHit(vec![]));
+        assert_eq!(
+            ok("ponderhit btime 1000 wtime 1000"),
+            Command::PonderHit(vec![])
+        );
+        assert!(
+            matches!(ok("ponderhit foo"), Command::PonderHit(e) if e.len() == 1 && e[0].0.contains("ponderhit: unknown parameter"))
+        );
+    }
+
+    #[test]
+    fn searchmoves_takes_the_rest_of_the_line() {
+        let Command::Go(go) = ok("go movetime 300 searchmoves 2g2f 5i4h") else {
+            panic!()
+        };
+        assert_eq!(go.limits.movetime, Some(300));
+        assert_eq!(go.search_moves, ["2g2f", "5i4h"]);
+        assert!(go.errors.is_empty());
+        let Command::Go(go) = ok("go searchmoves") else {
+            panic!()
+        };
+        assert!(go.search_moves.is_empty());
+        assert!(go.errors[0].0.contains("lists no move"), "{:?}", go.errors);
+    }
+
+    #[test]
+    fn every_listed_command_is_known() {
+        for name in COMMANDS {
+            if let Err(e) = parse(name) {
+                assert!(!e.0.contains("unknown command"), "{name}: {e}");
+            }
+        }
     }
 
     #[test]

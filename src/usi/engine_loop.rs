@@ -23,9 +23,9 @@ use super::options;
 use super::session::Session;
 use super::worker::{self, Job, Task};
 use crate::movegen;
-use crate::moves::MoveList;
+use crate::moves::{Move, MoveList};
 use crate::search::{Control, Limits};
-use crate::sfen::printable;
+use crate::sfen::{self, printable};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, bounded, never, select, unbounded};
 use std::collections::VecDeque;
 use std::io::{BufRead, ErrorKind, Write};
@@ -112,7 +112,9 @@ struct SearchState {
     infinite: bool,
     /// `go ponder`: the final line waits for `stop` or `ponderhit`.
     ponder: bool,
-    /// Whether the search ends without `stop` (finite limits).
+    /// Whether the search ends without `stop`: finite limits, or a `go mate`
+    /// (which ends when it has proved a mate or its absence). At the end of
+    /// the input such a search is let finish; the others are stopped.
     ends_by_itself: bool,
     /// `stop` (or `ponderhit` for a ponder search) has come: finals may go out.
     released: bool,
@@ -322,7 +324,14 @@ impl<W: Write> EngineLoop<W> {
                     self.error(&e.0);
                 }
             }
-            Command::Go(limits) => self.go(limits),
+            Command::Go(go) => {
+                for e in &go.errors {
+                    self.error(&e.0);
+                }
+                let mut limits = go.limits;
+                limits.search_moves = self.search_moves(&go.search_moves);
+                self.go(limits);
+            }
             Command::Perft(depth) => {
                 let position = Box::new(self.session.game.position().clone());
                 self.submit(Task::Perft { position, depth }, PendingKind::Other);
@@ -335,7 +344,12 @@ impl<W: Write> EngineLoop<W> {
                 }
                 self.stop_all();
             }
-            Command::PonderHit => self.ponderhit(),
+            Command::PonderHit(errors) => {
+                for e in &errors {
+                    self.error(&e.0);
+                }
+                self.ponderhit();
+            }
             Command::Display => {
                 let lines = display::diagram(&self.session.game);
                 self.emit_lines(lines.iter().map(String::as_str));
@@ -387,6 +401,23 @@ impl<W: Write> EngineLoop<W> {
         self.pending.push_back(Pending { rx: Some(rx), kind });
     }
 
+    /// The legal moves among the words after `searchmoves`; each word that
+    /// is not one gets an error line and is left out.
+    fn search_moves(&mut self, words: &[String]) -> Vec<Move> {
+        let mut moves = Vec::new();
+        for word in words {
+            match sfen::parse_move(self.session.game.position(), word) {
+                Ok(m) if moves.contains(&m) => {}
+                Ok(m) => moves.push(m),
+                Err(e) => self.error(&format!("go: searchmoves: {e}; left out")),
+            }
+        }
+        if !words.is_empty() && moves.is_empty() {
+            self.error("go: searchmoves: no legal move is left; every move is searched");
+        }
+        moves
+    }
+
     fn go(&mut self, limits: Limits) {
         if self
             .pending
@@ -402,7 +433,7 @@ impl<W: Write> EngineLoop<W> {
         } else {
             let mut list = MoveList::new();
             movegen::legal_moves(game.position(), &mut list);
-            match list.iter().next() {
+            match limits.search_moves.first().or(list.iter().next()) {
                 Some(m) => format!("bestmove {m}"),
                 None => "bestmove resign".to_string(),
             }
@@ -415,7 +446,7 @@ impl<W: Write> EngineLoop<W> {
             control: control.clone(),
             infinite: limits.infinite,
             ponder: limits.ponder,
-            ends_by_itself: !(limits.infinite || limits.ponder || limits.mate == Some(None)),
+            ends_by_itself: !(limits.infinite || limits.ponder),
             released: !(limits.infinite || limits.ponder),
             final_seen: false,
             held: None,

@@ -7,8 +7,10 @@
 //! - [`session`] holds the game and the option values, changed all-or-nothing;
 //! - [`engine_loop`] runs the dialogue: a reader thread for input, one loop
 //!   that owns stdout, and a persistent search thread fed through a channel;
-//! - [`display`] formats `d`, `moves` and `go perft`.
+//! - [`display`] formats `d`, `moves` and `go perft`;
+//! - [`cli`] turns the command line into USI commands.
 
+pub mod cli;
 pub mod command;
 pub mod display;
 pub mod engine_loop;
