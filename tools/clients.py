@@ -4,7 +4,6 @@ Each check prints one PASS/FAIL line with what it saw; the exit status is the
 number of failed checks (0 = all passed).
 """
 
-import datetime
 import glob
 import json
 import os
@@ -12,6 +11,8 @@ import re
 import sqlite3
 import subprocess
 import sys
+
+import dialogue_times
 
 OUT = os.path.abspath(sys.argv[1])
 ENGINE = os.path.join(OUT, "fukayomi")
@@ -98,23 +99,7 @@ def cshogi_match(name, games, byoyomi, extra):
     ends = [l for l in text.splitlines() if l.startswith("まで")]
     illegal = sum("反則" in l for l in ends)
     timeup = sum("切れ負け" in l for l in ends)
-    stamp = re.compile(r"^\[(\S+) +\w+ [^\]]*\] (<<|>>) (.*)$")
-    times, errors = [], 0
-    for path in glob.glob(os.path.join(OUT, f"{name}-*.stderr")):
-        go = None
-        for line in open(path, errors="replace"):
-            m = stamp.match(line)
-            if not m:
-                continue
-            t = datetime.datetime.fromisoformat(m.group(1).replace("Z", "+00:00"))
-            if m.group(2) == "<<" and (m.group(3).startswith("go") and "ponder" not in m.group(3).split()
-                                       or m.group(3) == "ponderhit"):
-                go = t
-            elif m.group(2) == ">>" and m.group(3).startswith("bestmove") and go is not None:
-                times.append((t - go).total_seconds() * 1000)
-                go = None
-            elif m.group(2) == ">>" and m.group(3).startswith("info string error"):
-                errors += 1
+    times, errors = dialogue_times.read(os.path.join(OUT, f"{name}-*.stderr"))
     over = sum(t > byoyomi for t in times)
     ok = code == 0 and len(ends) == games and illegal == 0 and timeup == 0 and errors == 0 and over == 0
     worst = max(times) if times else None

@@ -28,36 +28,15 @@ target/venv/bin/python -m cshogi.cli "$PWD/$OUT/engine.sh" "$PWD/$OUT/engine.sh"
     --name1 fukayomi-a --name2 fukayomi-b \
     --games "$GAMES" --byoyomi "$BYOYOMI" "$@" | tee "$OUT/match.txt"
 set +x
-target/venv/bin/python - "$OUT" "$BYOYOMI" <<'PY' | tee "$OUT/timing.txt"
-import datetime, glob, re, sys
-out, byoyomi = sys.argv[1], int(sys.argv[2])
-stamp = re.compile(r'^\[(\S+) +\w+ [^\]]*\] (<<|>>) (.*)$')
-times, illegal_words = [], 0
-for path in glob.glob(out + '/engine-*.log'):
-    go = None
-    for line in open(path, errors='replace'):
-        m = stamp.match(line)
-        if not m:
-            continue
-        t = datetime.datetime.fromisoformat(m.group(1).replace('Z', '+00:00'))
-        text = m.group(3)
-        if m.group(2) == '<<' and text.startswith('go') and 'ponder' not in text.split():
-            go = t
-        elif m.group(2) == '>>' and text.startswith('bestmove') and go is not None:
-            times.append((t - go).total_seconds() * 1000)
-            go = None
-        elif m.group(2) == '>>' and text.startswith('info string error'):
-            illegal_words += 1
-times.sort()
-if times:
-    n = len(times)
-    print(f'moves timed: {n}; go->bestmove ms: median {times[n//2]:.0f}, '
-          f'p99 {times[min(n-1, n*99//100)]:.0f}, max {times[-1]:.0f}; '
-          f'over {byoyomi} ms: {sum(t > byoyomi for t in times)}')
-print(f'error lines from the engines: {illegal_words}')
+{
+target/venv/bin/python tools/dialogue_times.py "$OUT/engine-*.log" "$BYOYOMI"
+target/venv/bin/python - "$OUT" <<'PY'
+import sys
+out = sys.argv[1]
 results = [l.strip() for l in open(out + '/match.txt', encoding='utf-8', errors='replace') if l.startswith('まで')]
 print(f'games: {len(results)}; illegal-move losses (反則): {sum("反則" in r for r in results)}; '
       f'time losses (切れ負け): {sum("切れ負け" in r for r in results)}; '
       f'draws (千日手/持将棋): {sum("千日手" in r or "持将棋" in r for r in results)}; '
       f'declarations (入玉宣言): {sum("入玉宣言" in r for r in results)}')
 PY
+} | tee "$OUT/timing.txt"
