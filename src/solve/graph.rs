@@ -1,0 +1,131 @@
+//! The reachable set: every position reachable from a root by legal moves,
+//! numbered densely, with its move edges in compressed-sparse-row form.
+//!
+//! Built breadth first. Each batch of unexpanded positions is expanded on
+//! all worker threads (unpack, generate the legal moves with the rules core,
+//! play each, pack the child); the children are then numbered on one thread
+//! in a fixed order, so the numbering does not depend on the thread count.
+
+use super::SolveError;
+use super::index::KeyIndex;
+use super::pack::Packer;
+use crate::movegen;
+use crate::moves::MoveList;
+
+/// Positions expanded per parallel batch.
+const BATCH: usize = 1 << 16;
+
+/// The reachable positions and their moves.
+#[derive(Debug)]
+pub struct Graph {
+    /// Packed positions by id (id 0 is the root).
+    pub index: KeyIndex,
+    /// `children[offsets[i]..offsets[i + 1]]` are the ids reached by the
+    /// legal moves of position `i`, in the rules core's move order.
+    pub offsets: Vec<u32>,
+    /// Child ids of every position, concatenated.
+    pub children: Vec<u32>,
+}
+
+impl Graph {
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.index.len()
+    }
+
+    /// Whether the graph has no positions (never, once built).
+    pub fn is_empty(&self) -> bool {
+        self.index.is_empty()
+    }
+
+    /// The children of position `id`.
+    #[inline]
+    pub fn children_of(&self, id: usize) -> &[u32] {
+        &self.children[self.offsets[id] as usize..self.offsets[id + 1] as usize]
+    }
+
+    /// Bytes of heap memory held.
+    pub fn bytes(&self) -> usize {
+        self.index.bytes() + self.offsets.capacity() * 4 + self.children.capacity() * 4
+    }
+}
+
+/// Children keys of `keys`, per parent: `(counts, child keys)`.
+fn expand(packer: &Packer, keys: &[u64]) -> (Vec<u16>, Vec<u64>) {
+    let mut counts = Vec::with_capacity(keys.len());
+    let mut out = Vec::with_capacity(keys.len() * 16);
+    let mut list = MoveList::new();
+    for &key in keys {
+        let pos = packer.unpack(key);
+        movegen::legal_moves(&pos, &mut list);
+        counts.push(list.len() as u16);
+        for &m in list.iter() {
+            out.push(packer.pack(&pos.play(m)));
+        }
+    }
+    (counts, out)
+}
+
+/// Enumerates the positions reachable from `root_key`.
+pub fn build(
+    packer: &Packer,
+    root_key: u64,
+    threads: usize,
+    max_bytes: usize,
+    stop: &dyn Fn() -> bool,
+) -> Result<Graph, SolveError> {
+    let mut index = KeyIndex::default();
+    index.insert(root_key);
+    let mut offsets = vec![0u32];
+    let mut children: Vec<u32> = Vec::new();
+    let threads = threads.max(1);
+    let mut next = 0usize;
+    while next < index.len() {
+        if stop() {
+            return Err(SolveError::Stopped);
+        }
+        let end = index.len().min(next + BATCH);
+        let keys: Vec<u64> = (next..end).map(|id| index.key(id as u32)).collect();
+        let chunk = keys.len().div_ceil(threads);
+        let parts: Vec<(Vec<u16>, Vec<u64>)> = if threads == 1 || keys.len() < 1024 {
+            vec![expand(packer, &keys)]
+        } else {
+            std::thread::scope(|s| {
+                let handles: Vec<_> = keys
+                    .chunks(chunk)
+                    .map(|part| s.spawn(move || expand(packer, part)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("solver expansion thread panicked"))
+                    .collect()
+            })
+        };
+        for (counts, child_keys) in parts {
+            let mut at = 0;
+            for count in counts {
+                for &k in &child_keys[at..at + count as usize] {
+                    children.push(index.insert(k).0);
+                }
+                at += count as usize;
+                let edges = u32::try_from(children.len()).map_err(|_| SolveError::TooLarge {
+                    positions: index.len(),
+                })?;
+                offsets.push(edges);
+            }
+        }
+        next = end;
+        let bytes = index.bytes() + offsets.capacity() * 4 + children.capacity() * 4;
+        // The analysis needs about as much again (reverse edges, counters).
+        if bytes * 2 > max_bytes || index.len() >= u32::MAX as usize / 2 {
+            return Err(SolveError::TooLarge {
+                positions: index.len(),
+            });
+        }
+    }
+    Ok(Graph {
+        index,
+        offsets,
+        children,
+    })
+}
