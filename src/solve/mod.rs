@@ -251,3 +251,6 @@ impl Solution {
         line
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -187,7 +187,7 @@ mod tests {
             "B1k/P1p/K1b b - 1",
             "2k/3/K2 b RPrp 1",
             "1pk/R1r/KP1 w Bb 7",
-            "k+R1/1+p1/2K b BPp 3",
+            "k2/1+p+R/2K b BPp 3",
         ] {
             let pos = parse_sfen(sfen).unwrap();
             let packer = Packer::new(&pos).unwrap();
