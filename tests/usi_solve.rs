@@ -144,3 +144,33 @@ fn solve_command_reports_values_and_a_line() {
     // Bad input changes nothing: the current position is still the start.
     assert!(e.sfen().starts_with("lnsgkgsnl/"));
 }
+
+#[test]
+fn a_solve_too_slow_for_one_move_serves_the_next_ones() {
+    let mut e = Engine::spawn();
+    e.handshake();
+    // A 30 ms move cannot wait for No.41's solve (about a second): the
+    // search plays it while the solve goes on; a later `go` is exact.
+    e.send("position sfen B1k/P1p/K1b b - 1 moves 3c2c");
+    let mut searched = 0;
+    let mut exact = None;
+    for _ in 0..100 {
+        e.send("go btime 0 wtime 0 byoyomi 30");
+        let lines = e.until_bestmove(SOLVE_WAIT);
+        assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+        let info = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap();
+        if info.contains(" nodes 1378888 ") {
+            exact = Some(info.clone());
+            break;
+        }
+        searched += 1;
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let exact = exact.expect("the table was never used");
+    assert!(searched >= 1, "the first move waited for the whole solve");
+    assert_eq!(score_of(&exact), "mate 29", "{exact}");
+}

@@ -44,6 +44,11 @@ impl SolutionCache {
         Ok((s, false))
     }
 
+    /// Makes `solution` the cached table.
+    pub fn store(&mut self, solution: Arc<Solution>) {
+        self.last = Some(solution);
+    }
+
     /// Drops the cached table.
     pub fn clear(&mut self) {
         self.last = None;

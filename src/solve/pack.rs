@@ -62,7 +62,7 @@ pub fn squares() -> [Square; SQUARES] {
 }
 
 /// Packs and unpacks the positions of one material set.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Packer {
     /// Pieces of each hand type in the material (board and both hands).
     material: [u8; PieceType::HAND.len()],
