@@ -195,7 +195,9 @@ fn main() {
          2 threads with a 4 GiB memory bound. Rules: the rules core's 3x3 rules (promotion \
          zone = the far rank, forced promotion and dead drops, 二歩, 打ち歩詰め; no legal move \
          = loss). A decisive value holds whatever the repetition rule; *draw* means neither side \
-         can force a win (see `src/solve/mod.rs` for 千日手 and 連続王手の千日手).\n"
+         can force a win (see `src/solve/mod.rs` for 千日手 and 連続王手の千日手); a draw is \
+         marked when one side can hold it only by perpetual check, a loss under \
+         連続王手の千日手.\n"
     );
     let _ = writeln!(
         md,
@@ -282,7 +284,21 @@ fn main() {
             Ok(s) => {
                 let root = s.root();
                 let v = s.value(root).expect("root is solved");
-                let (who, plies) = value_for_sente(v, root.side_to_move());
+                let (mut who, plies) = value_for_sente(v, root.side_to_move());
+                if v == Value::Draw {
+                    if s.perpetual_check_trap(root) == Some(true) {
+                        who.push_str(" (sente holds only by perpetual check)");
+                    } else if s
+                        .move_values(root)
+                        .unwrap_or_default()
+                        .iter()
+                        .any(|&(m, mv)| {
+                            mv == Value::Draw && s.perpetual_check_trap(&root.play(m)) == Some(true)
+                        })
+                    {
+                        who.push_str(" (sente can leave gote only perpetual check)");
+                    }
+                }
                 let _ = writeln!(
                     md,
                     "| {} | `{}` | {who} | {plies} | {} | {} | {:.2} |",

@@ -218,7 +218,13 @@ impl SolverPlayer {
                 };
             }
         }
-        moves.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+        // Best value first; among draws, those that leave the opponent only
+        // perpetual check (a loss under 連続王手の千日手) first.
+        moves.sort_by_key(|&(m, v)| {
+            let traps =
+                v == Value::Draw && solution.perpetual_check_trap(&pos.play(m)) == Some(true);
+            (std::cmp::Reverse(v), !traps)
+        });
         let ms = start.elapsed().as_millis() as u64;
         // Nodes: the positions of the table; nps: the solve's speed.
         let nodes = solution.stats().positions as u64;

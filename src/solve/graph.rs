@@ -25,6 +25,8 @@ pub struct Graph {
     pub offsets: Vec<u32>,
     /// Child ids of every position, concatenated.
     pub children: Vec<u32>,
+    /// Whether the side to move is in check, per position.
+    pub in_check: Vec<bool>,
 }
 
 impl Graph {
@@ -46,11 +48,18 @@ impl Graph {
 
     /// Bytes of heap memory held.
     pub fn bytes(&self) -> usize {
-        self.index.bytes() + self.offsets.capacity() * 4 + self.children.capacity() * 4
+        self.index.bytes()
+            + self.offsets.capacity() * 4
+            + self.children.capacity() * 4
+            + self.in_check.capacity()
     }
 }
 
-/// Children keys of `keys`, per parent: `(counts, child keys)`.
+/// Bit of an expansion count marking a parent in check.
+const IN_CHECK: u16 = 0x8000;
+
+/// Children keys of `keys`, per parent: `(counts, child keys)`; a count has
+/// [`IN_CHECK`] set when the parent's side to move is in check.
 fn expand(packer: &Packer, keys: &[u64]) -> (Vec<u16>, Vec<u64>) {
     let mut counts = Vec::with_capacity(keys.len());
     let mut out = Vec::with_capacity(keys.len() * 16);
@@ -58,7 +67,8 @@ fn expand(packer: &Packer, keys: &[u64]) -> (Vec<u16>, Vec<u64>) {
     for &key in keys {
         let pos = packer.unpack(key);
         movegen::legal_moves(&pos, &mut list);
-        counts.push(list.len() as u16);
+        let check = if pos.in_check() { IN_CHECK } else { 0 };
+        counts.push(list.len() as u16 | check);
         for &m in list.iter() {
             out.push(packer.pack(&pos.play(m)));
         }
@@ -78,6 +88,7 @@ pub fn build(
     index.insert(root_key);
     let mut offsets = vec![0u32];
     let mut children: Vec<u32> = Vec::new();
+    let mut in_check: Vec<bool> = Vec::new();
     let threads = threads.max(1);
     let mut next = 0usize;
     while next < index.len() {
@@ -104,6 +115,8 @@ pub fn build(
         for (counts, child_keys) in parts {
             let mut at = 0;
             for count in counts {
+                in_check.push(count & IN_CHECK != 0);
+                let count = count & !IN_CHECK;
                 for &k in &child_keys[at..at + count as usize] {
                     children.push(index.insert(k).0);
                 }
@@ -115,7 +128,8 @@ pub fn build(
             }
         }
         next = end;
-        let bytes = index.bytes() + offsets.capacity() * 4 + children.capacity() * 4;
+        let bytes =
+            index.bytes() + offsets.capacity() * 4 + children.capacity() * 4 + in_check.capacity();
         // The analysis needs about as much again (reverse edges, counters).
         if bytes * 2 > max_bytes || index.len() >= u32::MAX as usize / 2 {
             return Err(SolveError::TooLarge {
@@ -127,5 +141,6 @@ pub fn build(
         index,
         offsets,
         children,
+        in_check,
     })
 }

@@ -15,16 +15,27 @@
 //!   a winning line the distance falls by one every ply, so no position ever
 //!   repeats: a decisive value holds under any repetition rule, 千日手 and
 //!   連続王手の千日手 included, and whatever the history before the root.
+//!   `mate N` in USI output means exactly this: the end of the game (a side
+//!   without a legal move) within N plies; it is never decided by a
+//!   repetition.
 //! * `Draw`: neither side can force the end of the game in its favour in a
 //!   finite number of plies; with best play the game goes on until a
 //!   repetition. Under the 3x3 rules of the rules core a fourfold repetition
 //!   is a draw, unless one side gave check on every move of the cycle
-//!   (連続王手の千日手), which that side loses. The solver does not model
-//!   that rule: a position where one side can hold only by checking forever
-//!   is reported as a draw. So "draw" is proved in the sense "neither side
-//!   can force mate"; it is the exact result only where the drawing side has
-//!   a way to hold that is not a perpetual check. The decisive values are
-//!   exact in every case.
+//!   (連続王手の千日手), which that side loses. So "draw" is proved in the
+//!   sense "neither side can force the end of the game"; it is the result of
+//!   best play only where the drawing side can hold without checking on
+//!   every move. The solver also finds (soundly, not completely) the drawn
+//!   positions whose side to move can hold only by perpetual check against
+//!   a defence that never checks ([`Solution::perpetual_check_trap`],
+//!   [`retro::perpetual_check_traps`]): under 連続王手の千日手 those are
+//!   losses (with no distance in plies: the end comes by repetition). They
+//!   keep the value `Draw` and are reported beside it; in play the engine
+//!   prefers a drawing move that traps the opponent so.
+//! * All values are those of the position without a history. In a game, a
+//!   position that already occurred before can end the game by repetition
+//!   sooner; the engine values a move that completes a fourfold repetition
+//!   at once by that result.
 //!
 //! # Memory and speed
 //!
@@ -142,6 +153,8 @@ pub struct Solution {
     packer: Packer,
     index: KeyIndex,
     values: Vec<u16>,
+    /// Drawn positions held only by perpetual check ([`retro::perpetual_check_traps`]).
+    trapped: Vec<bool>,
     root: Position,
     stats: Stats,
 }
@@ -166,6 +179,7 @@ pub fn solve(
     let enumerate = started.elapsed();
     let started = Instant::now();
     let (values, extra) = retro::analyse(&graph);
+    let trapped = retro::perpetual_check_traps(&graph, &values);
     let analyse = started.elapsed();
     let stats = Stats {
         positions: graph.len(),
@@ -179,6 +193,7 @@ pub fn solve(
         packer,
         index,
         values,
+        trapped,
         root: root.clone(),
         stats,
     })
@@ -197,7 +212,24 @@ impl Solution {
 
     /// Bytes of heap memory the solution holds.
     pub fn bytes(&self) -> usize {
-        self.index.bytes() + self.values.capacity() * 2
+        self.index.bytes() + self.values.capacity() * 2 + self.trapped.capacity()
+    }
+
+    /// Whether `pos` is a draw that its side to move can hold only by giving
+    /// check on every move, against a defence that never checks: a loss under
+    /// 連続王手の千日手 (see [`retro::perpetual_check_traps`]). `None` if
+    /// `pos` is not in the solved set.
+    pub fn perpetual_check_trap(&self, pos: &Position) -> Option<bool> {
+        if !self.packer.covers(pos) {
+            return None;
+        }
+        let id = self.index.get(self.packer.pack(pos))?;
+        Some(self.trapped[id as usize])
+    }
+
+    /// Positions held only by perpetual check in the whole solved set.
+    pub fn perpetual_check_traps(&self) -> usize {
+        self.trapped.iter().filter(|&&t| t).count()
     }
 
     /// The value of `pos` for its side to move, if `pos` is in the solved set.

@@ -53,6 +53,15 @@ pub fn stats_text(stats: &Stats, cached: bool) -> String {
     )
 }
 
+/// A remark on a drawn position held only by perpetual check.
+fn trap_note(solution: &Solution, pos: &Position) -> &'static str {
+    if solution.perpetual_check_trap(pos) == Some(true) {
+        " (held only by perpetual check: a loss under the perpetual-check rule)"
+    } else {
+        ""
+    }
+}
+
 /// The `info string` lines of the `solve` command for `pos`.
 pub fn solve_lines(solution: &Solution, pos: &Position, cached: bool) -> Vec<String> {
     let mut lines = vec![format!("info string solve sfen {}", to_sfen(pos))];
@@ -61,13 +70,18 @@ pub fn solve_lines(solution: &Solution, pos: &Position, cached: bool) -> Vec<Str
         return lines;
     };
     lines.push(format!(
-        "info string value {value} for the side to move ({}), score {}",
+        "info string value {value} for the side to move ({}), score {}{}",
         for_sente(value, pos.side_to_move()),
-        value.usi_score()
+        value.usi_score(),
+        trap_note(solution, pos)
     ));
     lines.push(format!(
         "info string {}",
         stats_text(&solution.stats(), cached)
+    ));
+    lines.push(format!(
+        "info string drawn positions held only by perpetual check: {}",
+        solution.perpetual_check_traps()
     ));
     let moves = solution.move_values(pos).unwrap_or_default();
     if moves.is_empty() {
@@ -83,7 +97,16 @@ pub fn solve_lines(solution: &Solution, pos: &Position, cached: bool) -> Vec<Str
         lines.push(format!("info string best moves {}", best_moves.join(" ")));
     }
     for (m, v) in &moves {
-        lines.push(format!("info string move {m} {v} score {}", v.usi_score()));
+        let child = pos.play(*m);
+        let note = if solution.perpetual_check_trap(&child) == Some(true) {
+            " (the opponent then holds only by perpetual check)"
+        } else {
+            ""
+        };
+        lines.push(format!(
+            "info string move {m} {v} score {}{note}",
+            v.usi_score()
+        ));
     }
     lines.push(format!("info string pv {}", line_text(solution, pos)));
     lines

@@ -94,3 +94,51 @@ pub fn analyse(graph: &Graph) -> (Vec<u16>, usize) {
     }
     (values, bytes)
 }
+
+/// The drawn positions whose side to move can avoid defeat only by giving
+/// check on every move from now on, against a defence that never checks.
+///
+/// The greatest set `S` of drawn positions such that, in each, every move
+/// that keeps the draw is a check, and after each such check the defender
+/// has a reply that keeps the draw, gives no check and reaches `S` again.
+/// From a position of `S` the defender's strategy (always such a reply)
+/// keeps the side to move checking forever or losing by force: the game
+/// ends in a fourfold repetition in which that side checked on every move
+/// and the other never did, which 連続王手の千日手 makes a loss for the
+/// checker. The set is sound, not complete: traps in which the defender
+/// must check now and then are not found.
+pub fn perpetual_check_traps(graph: &Graph, values: &[u16]) -> Vec<bool> {
+    let n = graph.len();
+    let draw = |i: u32| values[i as usize] == 0;
+    let mut trapped: Vec<bool> = (0..n)
+        .map(|p| {
+            values[p] == 0
+                && graph
+                    .children_of(p)
+                    .iter()
+                    .filter(|&&c| draw(c))
+                    .all(|&c| graph.in_check[c as usize])
+        })
+        .collect();
+    loop {
+        let mut changed = false;
+        for p in 0..n {
+            if !trapped[p] {
+                continue;
+            }
+            let held = graph.children_of(p).iter().filter(|&&c| draw(c)).all(|&c| {
+                graph
+                    .children_of(c as usize)
+                    .iter()
+                    .any(|&r| draw(r) && !graph.in_check[r as usize] && trapped[r as usize])
+            });
+            if !held {
+                trapped[p] = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            return trapped;
+        }
+    }
+}

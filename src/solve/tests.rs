@@ -3,7 +3,7 @@
 //! perft and the search's mate solver.
 
 use super::*;
-use crate::game::Game;
+use crate::game::{Game, Outcome, Reason};
 use crate::perft::perft;
 use crate::search::{Control, MateResult, mate_search};
 use crate::sfen::{parse_move, parse_sfen};
@@ -291,4 +291,64 @@ fn thread_count_does_not_change_the_result() {
     .unwrap();
     assert_eq!(one.values, two.values);
     assert_eq!(one.value(&pos), Some(Value::Win(27)));
+}
+
+/// The trapped positions of a solved set.
+fn trapped_positions(s: &Solution) -> Vec<Position> {
+    (0..s.index.len())
+        .filter(|&i| s.trapped[i])
+        .map(|i| s.packer.unpack(s.index.key(i as u32)))
+        .collect()
+}
+
+#[test]
+fn perpetual_check_is_the_only_hold_and_loses_by_the_rule() {
+    // With a rook each, some drawn positions can be held only by checking
+    // forever. Play one out: the trapped side gives check (its only drawing
+    // moves), the other answers without check and keeps it trapped, until
+    // the rules core's game ends it by 連続王手の千日手.
+    let (_, s) = solved("2k/3/K2 b Rr 1");
+    let traps = trapped_positions(&s);
+    assert!(!traps.is_empty());
+    for start in traps {
+        assert_eq!(s.value(&start), Some(Value::Draw));
+        let checker = start.side_to_move();
+        let moves = s.move_values(&start).unwrap();
+        assert!(
+            moves
+                .iter()
+                .filter(|&&(_, v)| v == Value::Draw)
+                .all(|&(m, _)| start.play(m).in_check()),
+            "{start:?}: a quiet drawing move"
+        );
+        let mut game = Game::new(start.clone());
+        let outcome = loop {
+            if let Some(end) = game.outcome() {
+                break end;
+            }
+            let pos = game.position().clone();
+            let moves = s.move_values(&pos).unwrap();
+            let m = if pos.side_to_move() == checker {
+                moves.iter().find(|&&(_, v)| v == Value::Draw).unwrap().0
+            } else {
+                moves
+                    .iter()
+                    .find(|&&(m, v)| {
+                        let next = pos.play(m);
+                        v == Value::Draw
+                            && !next.in_check()
+                            && s.perpetual_check_trap(&next) == Some(true)
+                    })
+                    .expect("a quiet reply that keeps the trap")
+                    .0
+            };
+            game.play(m);
+            assert!(game.moves().len() < 200, "{start:?}: no repetition");
+        };
+        assert_eq!(
+            outcome,
+            (Outcome::Win(checker.flip()), Reason::PerpetualCheck),
+            "{start:?}"
+        );
+    }
 }
