@@ -204,7 +204,8 @@ fn main() {
         "Columns: *value* for sente (who wins with best play), *plies* to the end under best \
          play (winner fastest, loser longest), *best first moves* (every first move that keeps \
          the value at that distance: the winning moves, or in a loss the longest-resisting ones, \
-         or in a draw the drawing ones), *positions* in the reachable set, *seconds* wall-clock \
+         or in a draw the drawing ones), *positions* in the reachable set (a position and its mirror image, files 1 and 3 \
+         exchanged, counted once), *seconds* wall-clock \
          for the solve (enumeration + analysis).\n"
     );
     let solved = rows.iter().filter(|r| r.result.is_ok()).count();

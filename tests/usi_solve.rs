@@ -163,7 +163,7 @@ fn a_solve_too_slow_for_one_move_serves_the_next_ones() {
             .rev()
             .find(|l| l.starts_with("info depth"))
             .unwrap();
-        if info.contains(" nodes 1378888 ") {
+        if info.contains(" nodes 689746 ") {
             exact = Some(info.clone());
             break;
         }

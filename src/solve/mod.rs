@@ -39,7 +39,9 @@
 //!
 //! # Memory and speed
 //!
-//! A position is packed into a `u64` ([`pack`]); the reachable set is a
+//! A position is packed into a `u64` ([`pack`]), one key for a position and
+//! its mirror image (the rules are symmetric under exchanging files 1 and 3,
+//! and so are the values), which halves the set; the reachable set is a
 //! hash index of those keys ([`index`]) plus, while solving, the move edges
 //! both ways (4 bytes per edge each way) and two bytes of value per position.
 //! [`Limits::max_bytes`] bounds the whole (default 4 GiB); a larger set is

@@ -7,6 +7,9 @@
 //! bits). Gote's hand is whatever of the material is neither on the board
 //! nor in sente's hand, so it needs no bits.
 //!
+//! A position and its mirror image (files 1 and 3 exchanged) share one key,
+//! the smaller packing, so the reachable set holds each pair once.
+//!
 //! The material (how many pieces of each unpromoted type exist) never changes
 //! in a game, so one [`Packer`] built from the root serves every position
 //! reachable from it. A packed position is never 0 (a king is always on the
@@ -51,6 +54,18 @@ impl std::fmt::Display for PackError {
 }
 
 impl std::error::Error for PackError {}
+
+/// The packing index of the mirror image (files 1 <-> 3) of each square.
+const MIRROR: [usize; SQUARES] = {
+    let mut m = [0; SQUARES];
+    let mut i = 0;
+    while i < SQUARES {
+        let (file, rank) = (i / SIZE as usize, i % SIZE as usize);
+        m[i] = (SIZE as usize - 1 - file) * SIZE as usize + rank;
+        i += 1;
+    }
+    m
+};
 
 /// The nine squares of the 3x3 board, in packing order.
 pub fn squares() -> [Square; SQUARES] {
@@ -110,12 +125,21 @@ impl Packer {
     }
 
     /// The key of `pos`, which must have this packer's material.
+    ///
+    /// The rules are symmetric under mirroring the files (1 <-> 3), and a
+    /// position and its mirror image have the same value, so both get one
+    /// key: the smaller of the two packings. [`unpack`](Self::unpack) gives
+    /// back that orientation, which may be the mirror image of `pos`.
     #[inline]
     pub fn pack(&self, pos: &Position) -> u64 {
         let mut key = 0u64;
+        let mut mirrored = 0u64;
         for (i, sq) in squares().into_iter().enumerate() {
-            key |= (pos.piece_on(sq).index() as u64) << (SQUARE_BITS * i as u32);
+            let code = pos.piece_on(sq).index() as u64;
+            key |= code << (SQUARE_BITS * i as u32);
+            mirrored |= code << (SQUARE_BITS * MIRROR[i] as u32);
         }
+        let mut key = key.min(mirrored);
         if pos.side_to_move() == Color::Gote {
             key |= 1 << SIDE_SHIFT;
         }
@@ -194,14 +218,41 @@ mod tests {
             let key = packer.pack(&pos);
             assert_ne!(key, 0);
             let back = packer.unpack(key);
-            assert_eq!(back.key(), pos.key(), "{sfen}");
-            // The move number is not part of a position's identity.
+            assert_eq!(packer.pack(&back), key, "{sfen}");
+            // The move number is not part of a position's identity; the
+            // orientation is the smaller packing's.
             let text = to_sfen(&back);
-            assert_eq!(
-                text.rsplit_once(' ').unwrap().0,
-                sfen.rsplit_once(' ').unwrap().0
-            );
+            let text = text.rsplit_once(' ').unwrap().0;
+            let want = sfen.rsplit_once(' ').unwrap().0;
+            let mirror = |t: &str| {
+                let (board, rest) = t.split_once(' ').unwrap();
+                let ranks: Vec<String> = board.split('/').map(mirror_rank).collect();
+                format!("{} {rest}", ranks.join("/"))
+            };
+            assert!(text == want || text == mirror(want), "{sfen}: {text}");
+            let mirrored = parse_sfen(&format!("{} 1", mirror(want))).unwrap();
+            assert_eq!(packer.pack(&mirrored), key, "{sfen}");
         }
+    }
+
+    /// A SFEN rank read right to left (pieces with their `+`).
+    fn mirror_rank(rank: &str) -> String {
+        let mut tokens: Vec<String> = Vec::new();
+        let mut promoted = false;
+        for c in rank.chars() {
+            if c == '+' {
+                promoted = true;
+                continue;
+            }
+            tokens.push(if promoted {
+                format!("+{c}")
+            } else {
+                c.to_string()
+            });
+            promoted = false;
+        }
+        tokens.reverse();
+        tokens.concat()
     }
 
     #[test]
