@@ -76,6 +76,34 @@ fn expand(packer: &Packer, keys: &[u64]) -> (Vec<u16>, Vec<u64>) {
     (counts, out)
 }
 
+/// Makes room for `more` elements, growing by an eighth at least (not by
+/// doubling, which could waste half of the largest tables).
+fn grow_by_eighths<T>(v: &mut Vec<T>, more: usize) {
+    if v.capacity() - v.len() < more {
+        v.reserve_exact(more.max(v.len() / 8));
+    }
+}
+
+/// The peak bytes of a solve whose graph has grown to this, counting what
+/// the analysis adds (reverse edges, values, counters, trap flags) and the
+/// index's next doubling if one more batch could cause it.
+fn projected_bytes(
+    index: &KeyIndex,
+    offsets: &[u32],
+    children: &Vec<u32>,
+    in_check: &Vec<bool>,
+) -> usize {
+    let n = index.len();
+    let graph = index.bytes() + offsets.len() * 4 + children.capacity() * 4 + in_check.capacity();
+    let analysis = children.len() * 4 + n * 4 + n * (2 + 2 + 1);
+    let growth = index.growth_bytes(BATCH * GROWTH_CHILDREN);
+    graph + analysis.max(growth)
+}
+
+/// New positions one batch may add per position expanded, at most (a bound
+/// used only to foresee the index's growth).
+const GROWTH_CHILDREN: usize = 8;
+
 /// Enumerates the positions reachable from `root_key`.
 pub fn build(
     packer: &Packer,
@@ -112,6 +140,10 @@ pub fn build(
                     .collect()
             })
         };
+        let batch_edges: usize = parts.iter().map(|(_, k)| k.len()).sum();
+        grow_by_eighths(&mut children, batch_edges);
+        grow_by_eighths(&mut offsets, keys.len());
+        grow_by_eighths(&mut in_check, keys.len());
         for (counts, child_keys) in parts {
             let mut at = 0;
             for count in counts {
@@ -128,10 +160,9 @@ pub fn build(
             }
         }
         next = end;
-        let bytes =
-            index.bytes() + offsets.capacity() * 4 + children.capacity() * 4 + in_check.capacity();
-        // The analysis needs about as much again (reverse edges, counters).
-        if bytes * 2 > max_bytes || index.len() >= u32::MAX as usize / 2 {
+        if projected_bytes(&index, &offsets, &children, &in_check) > max_bytes
+            || index.len() >= u32::MAX as usize / 2
+        {
             return Err(SolveError::TooLarge {
                 positions: index.len(),
             });

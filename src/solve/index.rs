@@ -3,13 +3,16 @@
 //! Keys are the non-zero `u64`s of [`pack`](super::pack); 0 marks an empty
 //! slot. Ids are assigned in insertion order, so the keys by id live in a
 //! plain vector beside the table. Linear probing, power-of-two capacity, kept
-//! at most half full: 16 bytes per slot, so 24 to 40 bytes per position
-//! including the key vector.
+//! at most 70% full: 12 bytes per slot, so 25 to 40 bytes per position
+//! including the key vector (which grows by an eighth at a time).
 
 /// Fibonacci hashing multiplier.
 const HASH_MUL: u64 = 0x9e37_79b9_7f4a_7c15;
 /// Initial number of slots.
 const INITIAL_SLOTS: usize = 1 << 16;
+/// Largest load (LOAD_NUM / LOAD_DEN of the slots used) before the table doubles.
+const LOAD_NUM: usize = 7;
+const LOAD_DEN: usize = 10;
 
 /// Packed positions and their ids.
 #[derive(Clone, Debug)]
@@ -60,6 +63,16 @@ impl KeyIndex {
         self.slots.capacity() * 8 + self.ids.capacity() * 4 + self.keys.capacity() * 8
     }
 
+    /// Bytes the table will hold while it next doubles (old and new slots
+    /// at once), if that happens within `more` insertions.
+    pub fn growth_bytes(&self, more: usize) -> usize {
+        if (self.keys.len() + more) * LOAD_DEN > self.slots.len() * LOAD_NUM {
+            self.slots.len() * 2 * 12
+        } else {
+            0
+        }
+    }
+
     #[inline]
     fn home(&self, key: u64) -> usize {
         (key.wrapping_mul(HASH_MUL) >> self.shift) as usize
@@ -87,7 +100,7 @@ impl KeyIndex {
     #[inline]
     pub fn insert(&mut self, key: u64) -> (u32, bool) {
         debug_assert_ne!(key, 0);
-        if (self.keys.len() + 1) * 2 > self.slots.len() {
+        if (self.keys.len() + 1) * LOAD_DEN > self.slots.len() * LOAD_NUM {
             self.grow();
         }
         let mask = self.slots.len() - 1;
@@ -101,6 +114,9 @@ impl KeyIndex {
                 let id = self.keys.len() as u32;
                 self.slots[i] = key;
                 self.ids[i] = id;
+                if self.keys.len() == self.keys.capacity() {
+                    self.keys.reserve_exact((self.keys.len() / 8).max(1024));
+                }
                 self.keys.push(key);
                 return (id, true);
             }

@@ -43,12 +43,15 @@
 //! its mirror image (the rules are symmetric under exchanging files 1 and 3,
 //! and so are the values), which halves the set; the reachable set is a
 //! hash index of those keys ([`index`]) plus, while solving, the move edges
-//! both ways (4 bytes per edge each way) and two bytes of value per position.
-//! [`Limits::max_bytes`] bounds the whole (default 4 GiB); a larger set is
-//! refused with [`SolveError::TooLarge`] rather than swapped. Expansion runs
-//! on [`Limits::threads`] threads. After the analysis the edges are freed;
-//! a [`Solution`] keeps the index and the values (about 26 to 42 bytes per
-//! position).
+//! both ways (4 bytes per edge each way) and a few bytes of value, counter
+//! and flags per position. [`Limits::max_bytes`] bounds the whole (default
+//! 4 GiB): after every batch of the enumeration the solve's peak is
+//! projected from the tables' sizes (the analysis's tables and the hash
+//! index's next doubling included), and a set that would exceed the bound
+//! is refused with [`SolveError::TooLarge`] rather than swapped. Expansion
+//! runs on [`Limits::threads`] threads. After the analysis the edges are
+//! freed; a [`Solution`] keeps the index, the values and the trap flags
+//! (about 28 to 46 bytes per position).
 
 pub mod cache;
 pub mod engine;
@@ -186,7 +189,7 @@ pub fn solve(
     let stats = Stats {
         positions: graph.len(),
         edges: graph.children.len(),
-        peak_bytes: graph.bytes() + extra,
+        peak_bytes: graph.bytes() + extra + trapped.capacity(),
         enumerate,
         analyse,
     };
