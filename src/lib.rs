@@ -18,6 +18,7 @@ pub mod position;
 pub mod rules;
 pub mod search;
 pub mod sfen;
+pub mod solve;
 pub mod types;
 pub mod usi;
 pub mod zobrist;

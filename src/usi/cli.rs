@@ -82,9 +82,11 @@ Examples:
   fukayomi \"position startpos\" \"go perft 5\"    perft through the USI shell
   fukayomi position startpos moves 7g7f , go depth 8
   fukayomi \"position sfen 4k/5/5/5/K4 b G 1\" \"go mate 1000\"
+  fukayomi solve \"B1k/P1p/K1b b - 1\"            exact value of 9-masu layout No.41
 
 Commands: {commands}.
-Beyond USI: d (show the position), moves (list the legal moves), go perft N, bench [depth].
+Beyond USI: d (show the position), moves (list the legal moves), go perft N, bench [depth],
+solve [<sfen>] (the exact value of a 3x3 position and of each move).
 The engine's options, output and bad-input rules are described in README.md.",
         version = env!("CARGO_PKG_VERSION"),
         commands = COMMANDS.join(", "),

@@ -54,6 +54,9 @@ pub enum Command {
     Bench(u32),
     /// A line starting with `#`: a comment in a script, ignored.
     Comment,
+    /// `solve [sfen] <sfen> [moves ...]` or `solve`: solve a 3x3 position
+    /// exactly (the current one when none is given).
+    Solve(Option<PositionCommand>),
 }
 
 /// A `go` command as typed. Every `go` is answered, so parsing it never
@@ -196,6 +199,7 @@ pub const COMMANDS: &[&str] = &[
     "d",
     "moves",
     "bench",
+    "solve",
 ];
 
 /// Parses one line of text.
@@ -262,6 +266,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                 }),
             _ => err("bench takes at most one argument (the depth)"),
         },
+        "solve" => parse_solve(args),
         other => err(format!(
             "unknown command '{}' (the commands are {})",
             printable(other),
@@ -348,6 +353,24 @@ fn parse_position(args: &[&str]) -> Result<PositionCommand, CommandError> {
         }
     };
     Ok(PositionCommand { start, moves })
+}
+
+/// `solve`, `solve sfen <sfen> [moves ...]`, `solve startpos [moves ...]`
+/// or `solve <sfen> [moves ...]` (the word `sfen` left out).
+fn parse_solve(args: &[&str]) -> Result<Command, CommandError> {
+    match args.first() {
+        None => Ok(Command::Solve(None)),
+        Some(&"sfen" | &"startpos") => parse_position(args)
+            .map(|p| Command::Solve(Some(p)))
+            .map_err(|e| {
+                CommandError::new(format!("solve: {}", e.0.trim_start_matches("position: ")))
+            }),
+        Some(_) => {
+            let mut with_word = vec!["sfen"];
+            with_word.extend_from_slice(args);
+            parse_solve(&with_word)
+        }
+    }
 }
 
 fn parse_go(args: &[&str]) -> Result<Command, CommandError> {
@@ -744,5 +767,30 @@ mod tests {
         assert!(e.0.contains("control character 0x00"), "{e}");
         let e = parse_bytes(b"usi", MAX_LINE_BYTES + 1).unwrap_err();
         assert!(e.0.contains("too long"), "{e}");
+    }
+
+    #[test]
+    fn solve_command() {
+        assert_eq!(ok("solve"), Command::Solve(None));
+        let sfen = |text: &str, moves: &[&str]| {
+            Command::Solve(Some(PositionCommand {
+                start: Start::Sfen(text.to_string()),
+                moves: moves.iter().map(|m| m.to_string()).collect(),
+            }))
+        };
+        assert_eq!(
+            ok("solve sfen B1k/P1p/K1b b - 1"),
+            sfen("B1k/P1p/K1b b - 1", &[])
+        );
+        assert_eq!(
+            ok("solve B1k/P1p/K1b b - 1"),
+            sfen("B1k/P1p/K1b b - 1", &[])
+        );
+        assert_eq!(
+            ok("solve B1k/P1p/K1b b - 1 moves 3c2c"),
+            sfen("B1k/P1p/K1b b - 1", &["3c2c"])
+        );
+        let e = parse("solve sfen").unwrap_err();
+        assert!(e.0.starts_with("solve: sfen needs a position"), "{e}");
     }
 }

@@ -359,9 +359,27 @@ impl<W: Write> EngineLoop<W> {
                 self.emit(&line);
             }
             Command::Bench(depth) => self.submit(Task::Bench { depth }, PendingKind::Other),
+            Command::Solve(target) => self.solve(target),
             Command::Comment => {}
         }
         true
+    }
+
+    /// `solve`: the current position, or the one given (checked first; a bad
+    /// one changes nothing and gets an error line).
+    fn solve(&mut self, target: Option<command::PositionCommand>) {
+        let position = match target {
+            None => self.session.game.position().clone(),
+            Some(p) => match p.build(self.session.options.variant) {
+                Ok(game) => game.position().clone(),
+                Err(e) => {
+                    self.error(&format!("solve: {}", e.0.trim_start_matches("position: ")));
+                    return;
+                }
+            },
+        };
+        let position = Box::new(position);
+        self.submit(Task::Solve { position }, PendingKind::Other);
     }
 
     fn usi(&mut self) {

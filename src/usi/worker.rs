@@ -7,6 +7,7 @@ use super::display;
 use crate::game::Game;
 use crate::position::Position;
 use crate::search::{self, Control, Limits, SearchOptions, Searcher};
+use crate::solve::engine::{SolverPlayer, solve_command_lines};
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -46,6 +47,11 @@ pub enum Task {
     Bench {
         /// Depth (0 = the search's default).
         depth: u32,
+    },
+    /// `solve`: the exact value of a 3x3 position.
+    Solve {
+        /// The position to solve.
+        position: Box<Position>,
     },
 }
 
@@ -97,6 +103,8 @@ struct Worker {
     refused_mb: Option<usize>,
     /// Whether a search has written to the table since it was last cleared.
     table_used: bool,
+    /// Exact play on 3x3 from solved tables (kept between moves).
+    solver: SolverPlayer,
 }
 
 impl Worker {
@@ -105,6 +113,7 @@ impl Worker {
             searcher: Searcher::new(SearchOptions::default().hash_mb),
             refused_mb: None,
             table_used: false,
+            solver: SolverPlayer::new(),
         }
     }
 
@@ -145,6 +154,9 @@ impl Worker {
             } => {
                 // A resize deferred by `isready` during a search happens here.
                 self.resize(&options, out);
+                if self.solver.think(&game, &limits, &options, &control, out) {
+                    return;
+                }
                 self.table_used = true;
                 self.searcher.think(&game, &limits, &options, &control, out);
             }
@@ -166,6 +178,11 @@ impl Worker {
             }
             Task::Bench { depth } => {
                 search::bench(depth, out);
+            }
+            Task::Solve { position } => {
+                for line in solve_command_lines(&mut self.solver, &position) {
+                    let _ = out.send(line);
+                }
             }
         }
     }

@@ -1,0 +1,329 @@
+//! Solves every layout of `tests/data/ninemasu-layouts.tsv` and writes the
+//! table `docs/ninemasu.md`.
+//!
+//! ```sh
+//! cargo run --release --example solve_layouts            # all layouts -> docs/ninemasu.md
+//! cargo run --release --example solve_layouts -- 41 143  # only these, printed to stdout
+//! ```
+//!
+//! Each layout is solved from scratch (no table is shared), on up to two
+//! threads, with the solver's default memory bound (4 GiB).
+
+use std::fmt::Write as _;
+use std::time::Instant;
+
+use fukayomi::game::Game;
+use fukayomi::position::Position;
+use fukayomi::sfen::{parse_move, parse_sfen};
+use fukayomi::solve::report::{for_sente, line_text};
+use fukayomi::solve::{Limits, Solution, SolveError, Value, solve};
+use fukayomi::types::Color;
+
+const LAYOUTS: &str = "tests/data/ninemasu-layouts.tsv";
+const OUTPUT: &str = "docs/ninemasu.md";
+
+/// No.41's line from 「9マス将棋の本」 as quoted in the seed blog post
+/// (2三玉、2一玉、1三角、同歩成、同玉、3三角、2三歩、1一角成、3一歩成、同玉、
+/// 2二角、同馬、同歩、1一歩、2三玉、1二角、3三玉、2一角、同歩成、同玉、3二角、
+/// 1二玉、3一角、2一歩、2三角), transcribed to USI.
+const BOOK_LINE_41: &str = "3c2c 1a2a 3a1c 1b1c+ 2c1c B*3c P*2c 3c1a+ 3b3a+ 2a3a B*2b 1a2b 2c2b P*1a 1c2c B*1b 2c3c 1b2a 2b2a+ 3a2a B*3b 2a1b B*3a P*2a 3b2c";
+
+struct Row {
+    number: u32,
+    sfen: String,
+    result: Result<Solution, SolveError>,
+    seconds: f64,
+}
+
+fn load() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
+}
+
+fn value_for_sente(v: Value, side: Color) -> (String, String) {
+    let text = for_sente(v, side);
+    match v {
+        Value::Draw => ("draw".into(), "-".into()),
+        Value::Win(d) | Value::Loss(d) => (
+            text.split(" in ").next().unwrap_or("").to_string(),
+            d.to_string(),
+        ),
+    }
+}
+
+fn best_moves(s: &Solution, pos: &Position) -> String {
+    let moves = s.move_values(pos).unwrap_or_default();
+    let Some(&(_, best)) = moves.first() else {
+        return "(none)".into();
+    };
+    let list: Vec<String> = moves
+        .iter()
+        .filter(|&&(_, v)| v == best)
+        .map(|(m, _)| m.to_string())
+        .collect();
+    list.join(" ")
+}
+
+fn book_line_report(s: &Solution, root: &Position) -> String {
+    let mut text = String::new();
+    let mut game = Game::new(root.clone());
+    let mut first_error: Option<String> = None;
+    let _ = writeln!(
+        text,
+        "| ply | move | mover's move value | best value for the mover | value-keeping |"
+    );
+    let _ = writeln!(text, "|---:|---|---|---|---|");
+    for (i, word) in BOOK_LINE_41.split_whitespace().enumerate() {
+        let pos = game.position().clone();
+        let m = match parse_move(&pos, word) {
+            Ok(m) => m,
+            Err(e) => {
+                let _ = writeln!(text, "| {} | {word} | illegal: {e} | | |", i + 1);
+                return text;
+            }
+        };
+        let moves = s.move_values(&pos).unwrap_or_default();
+        let best = moves.first().map(|&(_, v)| v);
+        let this = moves.iter().find(|&&(x, _)| x == m).map(|&(_, v)| v);
+        let keeps = match (this, best) {
+            (Some(a), Some(b)) if a == b => "yes".to_string(),
+            (Some(a), Some(b)) if std::mem::discriminant(&a) == std::mem::discriminant(&b) => {
+                "same result, not the best distance".to_string()
+            }
+            _ => {
+                if first_error.is_none() {
+                    let alternatives: Vec<String> = moves
+                        .iter()
+                        .filter(|&&(_, v)| Some(v) == best)
+                        .map(|(m, _)| format!("`{m}`"))
+                        .collect();
+                    first_error = Some(format!(
+                        "The first move of the line that changes the result is ply {} `{word}` \
+                         ({}); the value-keeping moves there: {} ({}).",
+                        i + 1,
+                        show_value(this),
+                        alternatives.join(", "),
+                        show_value(best)
+                    ));
+                }
+                "**no: changes the result**".to_string()
+            }
+        };
+        let _ = writeln!(
+            text,
+            "| {} | {word} | {} | {} | {keeps} |",
+            i + 1,
+            show_value(this),
+            show_value(best)
+        );
+        game.play(m);
+    }
+    let end = game.position();
+    let _ = writeln!(
+        text,
+        "\nAfter the line: {} to move, {}.",
+        if end.side_to_move() == Color::Sente {
+            "sente"
+        } else {
+            "gote"
+        },
+        s.value(end).map_or("?".to_string(), |v| v.to_string())
+    );
+    if let Some(e) = first_error {
+        let _ = writeln!(text, "\n{e}");
+    }
+    text
+}
+
+fn show_value(v: Option<Value>) -> String {
+    v.map_or("?".to_string(), |v| v.to_string())
+}
+
+fn main() {
+    let only: Vec<u32> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let text = std::fs::read_to_string(LAYOUTS).expect("run from the repository root");
+    let load_before = load();
+    let started = Instant::now();
+    let mut rows = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let Some((number, sfen)) = line.split_once('\t') else {
+            continue;
+        };
+        let number: u32 = number.trim().parse().expect("layout number");
+        if !only.is_empty() && !only.contains(&number) {
+            continue;
+        }
+        let pos = parse_sfen(sfen.trim()).expect("layout SFEN");
+        let t = Instant::now();
+        let result = solve(&pos, Limits::default(), &|| false);
+        let seconds = t.elapsed().as_secs_f64();
+        match &result {
+            Ok(s) => eprintln!(
+                "No.{number} {sfen}: {} ({} positions, {:.2} s, {} MiB)",
+                s.value(&pos)
+                    .map_or("?".into(), |v| for_sente(v, pos.side_to_move())),
+                s.stats().positions,
+                seconds,
+                s.stats().peak_bytes >> 20
+            ),
+            Err(e) => eprintln!("No.{number} {sfen}: not solved: {e} ({seconds:.1} s)"),
+        }
+        rows.push(Row {
+            number,
+            sfen: sfen.trim().to_string(),
+            result,
+            seconds,
+        });
+    }
+    let total = started.elapsed().as_secs_f64();
+    let load_after = load();
+
+    let mut md = String::new();
+    let _ = writeln!(md, "# 9マス将棋: the exact value of every layout\n");
+    let _ = writeln!(
+        md,
+        "Generated by `cargo run --release --example solve_layouts` from `{LAYOUTS}` \
+         (layouts numbered as in the 3三将棋 app). Each layout is solved from scratch by \
+         retrograde analysis over every position reachable from it (`src/solve/`), on up to \
+         2 threads with a 4 GiB memory bound. Rules: the rules core's 3x3 rules (promotion \
+         zone = the far rank, forced promotion and dead drops, 二歩, 打ち歩詰め; no legal move \
+         = loss). A decisive value holds whatever the repetition rule; *draw* means neither side \
+         can force a win (see `src/solve/mod.rs` for 千日手 and 連続王手の千日手); a draw is \
+         marked when one side can hold it only by perpetual check, a loss under \
+         連続王手の千日手.\n"
+    );
+    let _ = writeln!(
+        md,
+        "Columns: *value* for sente (who wins with best play), *plies* to the end under best \
+         play (winner fastest, loser longest), *best first moves* (every first move that keeps \
+         the value at that distance: the winning moves, or in a loss the longest-resisting ones, \
+         or in a draw the drawing ones), *positions* in the reachable set (a position and its mirror image, files 1 and 3 \
+         exchanged, counted once), *seconds* wall-clock \
+         for the solve (enumeration + analysis).\n"
+    );
+    let solved = rows.iter().filter(|r| r.result.is_ok()).count();
+    let count = |f: &dyn Fn(&Row) -> bool| rows.iter().filter(|r| f(r)).count();
+    let sente_side = |r: &Row| {
+        r.result
+            .as_ref()
+            .ok()
+            .and_then(|s| s.value(s.root()).map(|v| (v, s.root().side_to_move())))
+    };
+    let sente_wins = count(&|r| {
+        matches!(
+            sente_side(r),
+            Some((Value::Win(_), Color::Sente)) | Some((Value::Loss(_), Color::Gote))
+        )
+    });
+    let draws = count(&|r| matches!(sente_side(r), Some((Value::Draw, _))));
+    let max_seconds = rows
+        .iter()
+        .filter(|r| r.result.is_ok())
+        .map(|r| r.seconds)
+        .fold(0.0, f64::max);
+    let max_bytes = rows
+        .iter()
+        .filter_map(|r| r.result.as_ref().ok())
+        .map(|s| s.stats().peak_bytes)
+        .max()
+        .unwrap_or(0);
+    let _ = writeln!(
+        md,
+        "Summary: {} layouts, {solved} solved: sente wins {sente_wins}, gote wins {}, draws {draws}; \
+         {} not solved within the 4 GiB bound. Slowest solved layout {max_seconds:.2} s, largest \
+         peak memory {} MiB. Total {total:.0} s; load average {load_before} before, {load_after} \
+         after (the 2-core machine was shared with other jobs).\n",
+        rows.len(),
+        solved - sente_wins - draws,
+        rows.len() - solved,
+        max_bytes >> 20
+    );
+    if let Some(r) = rows.iter().find(|r| r.number == 41)
+        && let Ok(s) = &r.result
+    {
+        let root = s.root();
+        let v = s.value(root).expect("root is solved");
+        let _ = writeln!(md, "## No.41 (`{}`), the book's 上級 problem\n", r.sfen);
+        let _ = writeln!(
+            md,
+            "Value: **{} plies** (sente to move: {}, score `{}`). Sente's first moves:\n",
+            for_sente(v, root.side_to_move()),
+            v,
+            v.usi_score()
+        );
+        for (m, mv) in s.move_values(root).unwrap_or_default() {
+            let _ = writeln!(md, "- `{m}`: {mv}");
+        }
+        let _ = writeln!(
+            md,
+            "\nA principal line (fastest win, longest defence): `{}`\n",
+            line_text(s, root)
+        );
+        let _ = writeln!(
+            md,
+            "The book's line, move by move (3c2c = 2三玉; a move is value-keeping when it has \
+             the best value available to its player):\n"
+        );
+        md.push_str(&book_line_report(s, root));
+        md.push('\n');
+    }
+    let _ = writeln!(md, "## All layouts\n");
+    let _ = writeln!(
+        md,
+        "| No. | SFEN | value for sente | plies | best first moves | positions | seconds |"
+    );
+    let _ = writeln!(md, "|---:|---|---|---:|---|---:|---:|");
+    for r in &rows {
+        match &r.result {
+            Ok(s) => {
+                let root = s.root();
+                let v = s.value(root).expect("root is solved");
+                let (mut who, plies) = value_for_sente(v, root.side_to_move());
+                if v == Value::Draw {
+                    if s.perpetual_check_trap(root) == Some(true) {
+                        who.push_str(" (sente holds only by perpetual check)");
+                    } else if s
+                        .move_values(root)
+                        .unwrap_or_default()
+                        .iter()
+                        .any(|&(m, mv)| {
+                            mv == Value::Draw && s.perpetual_check_trap(&root.play(m)) == Some(true)
+                        })
+                    {
+                        who.push_str(" (sente can leave gote only perpetual check)");
+                    }
+                }
+                let _ = writeln!(
+                    md,
+                    "| {} | `{}` | {who} | {plies} | {} | {} | {:.2} |",
+                    r.number,
+                    r.sfen,
+                    best_moves(s, root),
+                    s.stats().positions,
+                    r.seconds
+                );
+            }
+            Err(e) => {
+                let _ = writeln!(
+                    md,
+                    "| {} | `{}` | not solved: {e} | | | | {:.1} |",
+                    r.number, r.sfen, r.seconds
+                );
+            }
+        }
+    }
+    if only.is_empty() {
+        std::fs::create_dir_all("docs").expect("create docs/");
+        std::fs::write(OUTPUT, md).expect("write the table");
+        eprintln!("wrote {OUTPUT}");
+    } else {
+        print!("{md}");
+    }
+}

@@ -1,0 +1,298 @@
+//! Playing from solved tables: `go` on a 3x3 position.
+//!
+//! When the position is on the 3x3 board, [`SolverPlayer::think`] answers
+//! the `go` itself if the cached table covers the position or a solve
+//! finishes within 60% of the move's hard time limit (no limit under
+//! `go infinite` or while pondering). A solve runs on its own thread and
+//! goes on when the time share is over: the search plays that move, and
+//! the game's later moves come from the table once it is done (every
+//! position of the game is reachable from the position it started from). A
+//! material set whose reachable set exceeds the memory bound is remembered
+//! and not tried again.
+//!
+//! The answer: one `info` line per legal move up to `MultiPV` (the exact
+//! score `mate N`, `mate -N` or `cp 0`, and the principal line), best last
+//! as `multipv 1`, then `bestmove` with a value-keeping move: the fastest
+//! win, the longest loss, or a drawing move. A move that would complete a
+//! fourfold repetition in the game's actual history is valued by that
+//! result (a draw, or a loss for a perpetual checker) instead of the table's.
+
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, bounded};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::pack::Packer;
+use super::report::{self, DRAW_LINE_PLIES};
+use super::{Limits as SolveLimits, Solution, SolutionCache, SolveError, Value, solve};
+use crate::game::{Game, Outcome};
+use crate::movegen;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rules::BoardKind;
+use crate::search::{Control, Limits, SearchOptions, budget};
+
+/// Share of the move's hard time limit spent waiting for a solve (percent).
+const SOLVE_TIME_PERCENT: u64 = 60;
+/// Memory bound of a solve made during a game.
+const GAME_MAX_BYTES: usize = super::DEFAULT_MAX_BYTES;
+/// Threads of a solve made during a game.
+const SOLVE_THREADS: usize = 2;
+/// How often a wait for a solve checks `stop` and the clock.
+const POLL: Duration = Duration::from_millis(2);
+
+/// A solve running on its own thread.
+#[derive(Debug)]
+struct Background {
+    /// The material it solves (every position of a game shares it).
+    packer: Packer,
+    /// Set to abandon it.
+    cancel: Arc<AtomicBool>,
+    /// Its result, once there.
+    result: Receiver<Result<Solution, SolveError>>,
+}
+
+/// The solver's state in the engine: the last table, a solve in progress,
+/// and the material known to be too large.
+#[derive(Debug, Default)]
+pub struct SolverPlayer {
+    cache: SolutionCache,
+    background: Option<Background>,
+    too_large: Option<Packer>,
+}
+
+impl Drop for SolverPlayer {
+    fn drop(&mut self) {
+        self.cancel_background();
+    }
+}
+
+impl SolverPlayer {
+    /// A player with an empty cache.
+    pub fn new() -> SolverPlayer {
+        SolverPlayer::default()
+    }
+
+    fn cancel_background(&mut self) {
+        if let Some(b) = self.background.take() {
+            b.cancel.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Takes in a finished background solve's result.
+    fn absorb(&mut self, result: Result<Solution, SolveError>, packer: Packer) {
+        match result {
+            Ok(s) => self.cache.store(Arc::new(s)),
+            Err(SolveError::TooLarge { .. }) => self.too_large = Some(packer),
+            Err(_) => {}
+        }
+    }
+
+    /// Checks the background solve: absorbs its result if it has one, waiting
+    /// while `wait` says so; returns whether it has ended.
+    fn poll_background(&mut self, wait: &dyn Fn() -> bool) -> bool {
+        let Some(b) = &self.background else {
+            return true;
+        };
+        loop {
+            match b.result.recv_timeout(POLL) {
+                Ok(result) => {
+                    let b = self.background.take().expect("checked above");
+                    self.absorb(result, b.packer);
+                    return true;
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.background = None;
+                    return true;
+                }
+                Err(RecvTimeoutError::Timeout) if !wait() => return false,
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+        }
+    }
+
+    /// Starts solving from `pos` on its own thread (after abandoning any
+    /// other solve).
+    fn start_background(&mut self, pos: &Position, packer: Packer, threads: usize) {
+        self.cancel_background();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = bounded(1);
+        let root = pos.clone();
+        let flag = Arc::clone(&cancel);
+        let limits = SolveLimits {
+            threads,
+            max_bytes: GAME_MAX_BYTES,
+        };
+        let spawned = std::thread::Builder::new()
+            .name("solve".into())
+            .spawn(move || {
+                let stop = || flag.load(Ordering::Relaxed);
+                let _ = tx.send(solve(&root, limits, &stop));
+            });
+        if spawned.is_ok() {
+            self.background = Some(Background {
+                packer,
+                cancel,
+                result: rx,
+            });
+        }
+    }
+
+    /// A solution covering `pos`, waiting for it while `wait` says so; a
+    /// solve is started in the background if none covers `pos`, and goes on
+    /// after this returns `None`.
+    fn solution_for(
+        &mut self,
+        pos: &Position,
+        threads: usize,
+        wait: &dyn Fn() -> bool,
+    ) -> Option<Arc<Solution>> {
+        let packer = Packer::new(pos).ok()?;
+        self.poll_background(&|| false);
+        if let Some(s) = self.cache.lookup(pos) {
+            return Some(s);
+        }
+        if self.too_large.as_ref() == Some(&packer) {
+            return None;
+        }
+        // A running solve of the same material most likely started earlier in
+        // this game, so it covers `pos`; otherwise start one from here.
+        if self.background.as_ref().is_none_or(|b| b.packer != packer) {
+            self.start_background(pos, packer, threads);
+        }
+        self.poll_background(wait);
+        if let Some(s) = self.cache.lookup(pos) {
+            return Some(s);
+        }
+        if self.background.is_none() && self.too_large.as_ref() != Some(&packer) {
+            // It ended without covering `pos` (another game of the same
+            // material): solve from here.
+            self.start_background(pos, packer, threads);
+        }
+        None
+    }
+
+    /// Answers a `go` on a 3x3 position from an exact solution, sending its
+    /// `info` lines and exactly one `bestmove` to `out`. Returns false, having
+    /// sent nothing, when the search should play instead (not 3x3, `go
+    /// mate`, no legal move, or no solution within the time share).
+    pub fn think(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        options: &SearchOptions,
+        control: &Control,
+        out: &Sender<String>,
+    ) -> bool {
+        let pos = game.position();
+        if pos.kind() != BoardKind::Ninemasu
+            || limits.mate.is_some()
+            || !movegen::has_legal_move(pos)
+        {
+            return false;
+        }
+        let start = Instant::now();
+        let deadline = budget(limits, options, pos.side_to_move(), pos.kind())
+            .filter(|_| !limits.infinite)
+            .map(|b| Duration::from_millis(b.maximum * SOLVE_TIME_PERCENT / 100));
+        let wait = || {
+            !control.stopped()
+                && (control.pondering()
+                    || deadline.is_none_or(|d| control.clock_start().elapsed() < d))
+        };
+        let Some(solution) = self.solution_for(pos, SOLVE_THREADS, &wait) else {
+            return false;
+        };
+        let Some(mut moves) = solution.move_values(pos) else {
+            return false;
+        };
+        // The actual game may end at once by repetition.
+        for (m, v) in moves.iter_mut() {
+            let mut next = game.clone();
+            next.play(*m);
+            if let Some((outcome, _)) = next.repetition() {
+                *v = match outcome {
+                    Outcome::Draw => Value::Draw,
+                    Outcome::Win(c) if c == pos.side_to_move() => Value::Win(1),
+                    Outcome::Win(_) => Value::Loss(1),
+                };
+            }
+        }
+        // Best value first; among draws, those that leave the opponent only
+        // perpetual check (a loss under 連続王手の千日手) first.
+        moves.sort_by_key(|&(m, v)| {
+            let traps =
+                v == Value::Draw && solution.perpetual_check_trap(&pos.play(m)) == Some(true);
+            (std::cmp::Reverse(v), !traps)
+        });
+        let ms = start.elapsed().as_millis() as u64;
+        // Nodes: the positions of the table; nps: the solve's speed.
+        let nodes = solution.stats().positions as u64;
+        let nps = nodes * 1000 / (solution.stats().total().as_millis() as u64).max(1);
+        let shown = options.multi_pv.clamp(1, moves.len());
+        let mut lines = Vec::with_capacity(shown);
+        let mut best_line = Vec::new();
+        for (k, &(m, v)) in moves.iter().enumerate().take(shown).rev() {
+            let child = pos.play(m);
+            let plies = match v {
+                Value::Win(d) | Value::Loss(d) => d as usize,
+                Value::Draw => DRAW_LINE_PLIES,
+            };
+            let mut line = vec![m];
+            line.extend(solution.principal_line(&child, plies.saturating_sub(1)));
+            let multipv = if shown > 1 {
+                format!(" multipv {}", k + 1)
+            } else {
+                String::new()
+            };
+            let depth = line.len().max(1);
+            lines.push(format!(
+                "info depth {depth} seldepth {depth}{multipv} score {} nodes {nodes} nps {} time {ms} pv {}",
+                v.usi_score(),
+                nps,
+                line.iter().map(Move::to_string).collect::<Vec<_>>().join(" ")
+            ));
+            if k == 0 {
+                best_line = line;
+            }
+        }
+        let final_line = match best_line.as_slice() {
+            [best, reply, ..] => format!("bestmove {best} ponder {reply}"),
+            [best] => format!("bestmove {best}"),
+            [] => "bestmove resign".to_string(),
+        };
+        // As the search does: no bestmove of `go infinite` before `stop`,
+        // nor of `go ponder` before `stop` or `ponderhit`.
+        if limits.infinite || limits.ponder {
+            while !control.stopped() && (limits.infinite || control.pondering()) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        for l in lines {
+            let _ = out.send(l);
+        }
+        let _ = out.send(final_line);
+        true
+    }
+}
+
+/// The lines of the `solve` command for `pos` (the table is cached for the
+/// game's next moves and `solve`s).
+pub fn solve_command_lines(player: &mut SolverPlayer, pos: &Position) -> Vec<String> {
+    // A game's solve in progress may be the one asked for: let it finish.
+    if player
+        .background
+        .as_ref()
+        .is_some_and(|b| Packer::new(pos).is_ok_and(|p| p == b.packer))
+    {
+        player.poll_background(&|| true);
+    }
+    let no_stop = || false;
+    match player
+        .cache
+        .get_or_solve(pos, SolveLimits::default(), &no_stop)
+    {
+        Ok((solution, cached)) => report::solve_lines(&solution, pos, cached),
+        Err(e) => vec![format!("info string error: solve: {e}")],
+    }
+}
