@@ -112,7 +112,7 @@ pub fn declared() -> Vec<OptionDecl> {
         OptionDecl {
             name: "Threads",
             kind: spin(d.threads as i64, 1, MAX_THREADS),
-            help: "Search threads (lazy SMP sharing the hash table); at most 8 per core are used, so the clock is still watched.",
+            help: "Search threads (lazy SMP sharing the hash table); at most one per core is used.",
         },
         OptionDecl {
             name: "MultiPV",
@@ -122,7 +122,7 @@ pub fn declared() -> Vec<OptionDecl> {
         OptionDecl {
             name: "NetworkDelay",
             kind: spin(d.network_delay as i64, 0, 10000),
-            help: "Milliseconds kept back from a byoyomi or movetime move for communication lag.",
+            help: "Milliseconds kept back from a byoyomi move for communication lag (from a movetime move: at most 20).",
         },
         OptionDecl {
             name: "NetworkDelay2",
