@@ -195,10 +195,10 @@ def referee(sfen):
     return Referee9(sfen) if n == 9 else RefereeSmall(sfen)
 
 
-def play_game(engines, sfen, byoyomi, grace):
-    """engines[0] plays sente. Returns (winner 0/1/'draw', reason, plies)."""
+def play_game(engines, sfen, byoyomi, grace, moves):
+    """engines[0] plays sente; the game's moves are appended to `moves`.
+    Returns (winner 0/1/'draw', reason, plies)."""
     ref = referee(sfen)
-    moves = []
     for e in engines:
         e.send("usinewgame")
     for ply in range(MAX_PLIES):
@@ -227,6 +227,16 @@ def play_game(engines, sfen, byoyomi, grace):
             return 1 - side, f"illegal {mv}", ply
         moves.append(mv)
     return "draw", "max plies", MAX_PLIES
+
+
+def play_logged(engines, sfen, byoyomi, grace, log):
+    """play_game, appending `result reason sfen moves` to `log` if given."""
+    moves = []
+    result = play_game(engines, sfen, byoyomi, grace, moves)
+    if log:
+        with open(log, "a") as f:
+            f.write(f"{result[0]}\t{result[1]}\t{sfen}\t{' '.join(moves)}\n")
+    return result
 
 
 def elo(score):
@@ -273,6 +283,7 @@ def main():
     ap.add_argument("--opt2", action="append")
     ap.add_argument("--concurrency", type=int, default=1)
     ap.add_argument("--offset", type=int, default=0, help="first opening index")
+    ap.add_argument("--log", help="append each game (winner, reason, sfen, moves) to this file")
     args = ap.parse_args()
 
     openings = [l.strip() for l in open(args.openings) if l.strip() and not l.startswith("#")]
@@ -293,7 +304,7 @@ def main():
             sfen = openings[(args.offset + g // 2) % len(openings)]
             first_is_1 = g % 2 == 0
             pair = [e1, e2] if first_is_1 else [e2, e1]
-            winner, reason, plies = play_game(pair, sfen, args.byoyomi, args.grace)
+            winner, reason, plies = play_logged(pair, sfen, args.byoyomi, args.grace, args.log)
             if winner == "draw":
                 res = "d"
             else:

@@ -3,9 +3,9 @@
 
 use super::movepick::{captured, generate_captures};
 use super::search::{MAX_PLY, Worker};
-use super::tactics::see_ge;
+use super::tactics::{CheckInfo, mate_in_one, see_ge};
 use super::tt::Bound;
-use super::{INFINITE, mated_in, score_from_tt, score_to_tt};
+use super::{INFINITE, mate_in, mated_in, score_from_tt, score_to_tt};
 use crate::eval::capture_gain;
 use crate::movegen::legal_moves;
 use crate::moves::Move;
@@ -17,7 +17,21 @@ const DELTA_MARGIN: i32 = 200;
 /// Depth stored for quiescence results (below every full-width depth).
 pub const QS_DEPTH: i32 = 0;
 
+/// Whether the quiescence search looks for a mate in one at every node
+/// (measured: 17-30 of 47 games at 100 ms, about -130 Elo: it halves the
+/// node rate; off).
+const QS_MATE_IN_ONE: bool = false;
+
 impl Worker<'_> {
+    /// Whether the side to move (not in check) mates in one.
+    fn mate_in_one_here(&mut self, pos: &Position) -> bool {
+        if pos.king_square(pos.side_to_move().flip()).is_none() {
+            return false;
+        }
+        legal_moves(pos, &mut self.mate_list);
+        mate_in_one(pos, &self.mate_list, &CheckInfo::new(pos)).is_some()
+    }
+
     /// Quiescence search of `pos` at `ply` (material in `stack[ply]`).
     pub(super) fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.clear_pv(ply);
@@ -53,6 +67,9 @@ impl Worker<'_> {
         }
         let mut best = -INFINITE;
         if !in_check {
+            if QS_MATE_IN_ONE && self.mate_in_one_here(pos) {
+                return mate_in(ply + 1);
+            }
             if stand >= beta {
                 return stand;
             }

@@ -21,7 +21,7 @@ use super::{
 };
 use crate::eval::{evaluate, material_delta};
 use crate::movegen::legal_moves;
-use crate::moves::Move;
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::rules::{BoardKind, RepetitionRule};
 use crate::types::Color;
@@ -77,6 +77,9 @@ const FUTILITY_PER_DEPTH: i32 = 120;
 const SEE_DEPTH: i32 = 8;
 const SEE_QUIET_MARGIN: i32 = 40;
 const SEE_CAPTURE_MARGIN: i32 = 180;
+/// Whether checks are exempt from SEE pruning (measured exempt vs pruned:
+/// 27-33-0 in 60 games at 100 ms, -35 +- 90 Elo; pruned).
+const SEE_KEEPS_CHECKS: bool = false;
 /// Late-move reductions: `LMR_BASE + ln(depth) * ln(move) / LMR_DIVISOR`,
 /// less one per `LMR_HISTORY_DIV` of history.
 const LMR_BASE: f32 = 0.4;
@@ -207,6 +210,8 @@ pub struct Worker<'a> {
     pub seldepth: usize,
     pub stopped: bool,
     pub(super) moves: Vec<ScoredMoves>,
+    /// Scratch list for the quiescence search's mate-in-1 probe.
+    pub(super) mate_list: MoveList,
     pub(super) stack: Vec<Stack>,
     pub(super) history: History,
     /// Keys of the game history then of the current search path, each with
@@ -242,6 +247,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             stopped: false,
             moves: (0..MAX_PLY + 2).map(|_| ScoredMoves::default()).collect(),
+            mate_list: MoveList::new(),
             stack: vec![Stack::default(); MAX_PLY + 3],
             history: History::default(),
             keys,
@@ -616,7 +622,10 @@ impl<'a> Worker<'a> {
                     {
                         continue;
                     }
-                } else if depth <= SEE_DEPTH && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth) {
+                } else if (!check || !SEE_KEEPS_CHECKS)
+                    && depth <= SEE_DEPTH
+                    && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth)
+                {
                     continue;
                 }
             }
