@@ -80,6 +80,8 @@ pub mod history;
 pub mod mate;
 pub mod movepick;
 pub mod qsearch;
+// Named after Stockfish's search.cpp: the node search inside `search/`.
+#[allow(clippy::module_inception)]
 pub mod search;
 pub mod tactics;
 pub mod time;

@@ -175,16 +175,16 @@ impl ScoredMoves {
 
     fn sort_rest(&mut self, from: usize) {
         let n = self.len;
-        let moves = self.list.as_mut_slice();
-        for j in from..n {
-            self.keys[j] =
-                ((self.scores[j] as i64 - i32::MIN as i64) as u64) << 16 | moves[j].raw() as u64;
+        let moves = &mut self.list.as_mut_slice()[from..n];
+        let scores = &mut self.scores[from..n];
+        let keys = &mut self.keys[from..n];
+        for ((k, &s), m) in keys.iter_mut().zip(scores.iter()).zip(moves.iter()) {
+            *k = ((s as i64 - i32::MIN as i64) as u64) << 16 | m.raw() as u64;
         }
-        self.keys[from..n].sort_unstable_by(|a, b| b.cmp(a));
-        for j in from..n {
-            let key = self.keys[j];
-            moves[j] = Move::from_raw(key as u16);
-            self.scores[j] = ((key >> 16) as i64 + i32::MIN as i64) as i32;
+        keys.sort_unstable_by(|a, b| b.cmp(a));
+        for ((&k, s), m) in keys.iter().zip(scores.iter_mut()).zip(moves.iter_mut()) {
+            *m = Move::from_raw(k as u16);
+            *s = ((k >> 16) as i64 + i32::MIN as i64) as i32;
         }
     }
 }

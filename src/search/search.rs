@@ -77,6 +77,10 @@ const FUTILITY_PER_DEPTH: i32 = 120;
 const SEE_DEPTH: i32 = 8;
 const SEE_QUIET_MARGIN: i32 = 40;
 const SEE_CAPTURE_MARGIN: i32 = 180;
+/// Whether quiet drops may be SEE-pruned like other quiets (measured
+/// drops exempt vs pruned: 25-34-1 in 60 games at 100 ms, -53 +- 90 Elo;
+/// pruned).
+const SEE_PRUNES_DROPS: bool = true;
 /// Whether checks are exempt from SEE pruning (measured exempt vs pruned:
 /// 27-33-0 in 60 games at 100 ms, -35 +- 90 Elo; pruned).
 const SEE_KEEPS_CHECKS: bool = false;
@@ -618,6 +622,7 @@ impl<'a> Worker<'a> {
                         continue;
                     }
                     if lmr_depth <= SEE_DEPTH
+                        && (!m.is_drop() || SEE_PRUNES_DROPS)
                         && !see_ge(pos, m, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth)
                     {
                         continue;
@@ -752,7 +757,7 @@ impl<'a> Worker<'a> {
         if self.stopped {
             return None;
         }
-        (v >= beta).then(|| if v >= MATE_BOUND { beta } else { v })
+        (v >= beta).then_some(if v >= MATE_BOUND { beta } else { v })
     }
 
     // ---- the root ------------------------------------------------------------
