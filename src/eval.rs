@@ -7,6 +7,7 @@
 //! the side to move is ahead. Kings are not counted, so positions without a
 //! king (tsume problems) evaluate normally.
 
+use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{Color, PieceType};
 
@@ -94,11 +95,52 @@ pub fn evaluate(pos: &Position) -> i32 {
     }
 }
 
+/// How much the legal move `m` changes the material balance, from the
+/// mover's point of view: `evaluate(&pos.play(m)) == -(evaluate(pos) +
+/// material_delta(pos, m))`. Lets the search keep the evaluation
+/// incrementally.
+#[inline]
+pub fn material_delta(pos: &Position, m: Move) -> i32 {
+    if m.is_drop() {
+        let pt = m.dropped();
+        return PIECE_VALUES[pt.index()] - hand_value(pt);
+    }
+    let mut delta = 0;
+    let victim = pos.piece_on(m.to());
+    if !victim.is_none() && victim.piece_type() != PieceType::KING {
+        delta += capture_gain(victim.piece_type());
+    }
+    if m.is_promotion() {
+        let pt = pos.piece_on(m.from()).piece_type();
+        delta += PIECE_VALUES[pt.promoted().index()] - PIECE_VALUES[pt.index()];
+    }
+    delta
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::BoardKind;
     use crate::sfen::parse_sfen;
+
+    #[test]
+    fn material_delta_matches_a_fresh_evaluation() {
+        use crate::movegen::legal_moves;
+        use crate::moves::MoveList;
+        for sfen in crate::search::BENCH_POSITIONS {
+            let pos = parse_sfen(sfen).unwrap();
+            let mut list = MoveList::new();
+            legal_moves(&pos, &mut list);
+            for &m in list.iter() {
+                let child = pos.play(m);
+                assert_eq!(
+                    evaluate(&child),
+                    -(evaluate(&pos) + material_delta(&pos, m)),
+                    "{sfen} {m}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn start_positions_are_balanced() {

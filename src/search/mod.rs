@@ -75,13 +75,21 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-pub mod alphabeta;
+pub mod candidates;
+pub mod history;
 pub mod mate;
+pub mod movepick;
+pub mod qsearch;
+// Named after Stockfish's search.cpp: the node search inside `search/`.
+#[allow(clippy::module_inception)]
+pub mod search;
+pub mod tactics;
 pub mod time;
 pub mod tt;
 
-pub use alphabeta::{MAX_DEPTH, MAX_PLY};
+pub use candidates::CandidateParams;
 pub use mate::{MateResult, mate_search};
+pub use search::{MAX_DEPTH, MAX_PLY};
 pub use time::{Budget, budget};
 pub use tt::Tt;
 
@@ -150,7 +158,22 @@ pub struct SearchOptions {
     pub pv_interval: u64,
     /// Resign when the score is below minus this, 0 = never (`ResignValue`).
     pub resign_value: i32,
+    /// Half-width in centipawns of the root's first aspiration window, 0 =
+    /// full window (`AspirationDelta`).
+    pub aspiration_delta: i32,
+    /// Forward candidate pruning on/off (`CandidatePruning`).
+    pub candidate_pruning: bool,
+    /// Moves kept at full depth by candidate pruning (`CandidateMoves`).
+    pub candidate_moves: u32,
+    /// Depth of candidate pruning's ranking search (`CandidateDepth`).
+    pub candidate_depth: u32,
+    /// Least remaining depth where candidate pruning applies (`CandidateMinDepth`).
+    pub candidate_min_depth: u32,
 }
+
+/// Default of `AspirationDelta` (centipawns; set by measurement, see
+/// docs/search-results.md).
+pub const DEFAULT_ASPIRATION_DELTA: i32 = 60;
 
 impl Default for SearchOptions {
     fn default() -> Self {
@@ -170,6 +193,11 @@ impl Default for SearchOptions {
             max_moves_to_draw: 0,
             pv_interval: 300,
             resign_value: 0,
+            aspiration_delta: DEFAULT_ASPIRATION_DELTA,
+            candidate_pruning: false,
+            candidate_moves: 5,
+            candidate_depth: 3,
+            candidate_min_depth: 7,
         }
     }
 }
@@ -419,7 +447,7 @@ impl Searcher {
         let history: Vec<(u64, bool)> = game.key_history().collect();
         let abort = AtomicBool::new(false);
         let thread_nodes: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
-        let shared = alphabeta::Shared {
+        let shared = search::Shared {
             tt: &self.tt,
             control,
             abort: &abort,
@@ -434,17 +462,23 @@ impl Searcher {
             max_moves_to_draw: options.max_moves_to_draw,
             infinite: limits.infinite,
             start,
+            aspiration_delta: options.aspiration_delta,
+            candidates: options.candidate_pruning.then_some(CandidateParams {
+                moves: options.candidate_moves.max(1) as usize,
+                depth: options.candidate_depth.max(1) as i32,
+                min_depth: options.candidate_min_depth.max(2) as i32,
+            }),
         };
         let root: Vec<Move> = list.iter().copied().collect();
         let multi_pv = options.multi_pv.clamp(1, root.len());
-        let reporter = alphabeta::Reporter {
+        let reporter = search::Reporter {
             out,
             multi_pv,
             pv_interval: options.pv_interval,
         };
 
         let run = |id: usize| {
-            let mut w = alphabeta::Worker::new(&shared, id, &history, root.clone());
+            let mut w = search::Worker::new(&shared, id, &history, root.clone());
             w.iterate(pos, max_depth, (id == 0).then_some(&reporter));
             (w.root_moves, w.completed_depth)
         };
@@ -478,7 +512,7 @@ impl Searcher {
         let hashfull = self.tt.hashfull();
         let (root_moves, depth) = main_result.unwrap_or_else(|| {
             // The search thread failed: still play a legal move.
-            let rm = alphabeta::RootMove {
+            let rm = search::RootMove {
                 mv: root[0],
                 score: -INFINITE,
                 prev_score: -INFINITE,
@@ -496,7 +530,7 @@ impl Searcher {
                 best.mv
             )]
         } else {
-            alphabeta::format_info(&root_moves, depth, multi_pv, nodes, ms, hashfull)
+            search::format_info(&root_moves, depth, multi_pv, nodes, ms, hashfull)
         };
         lines.reverse();
         let score = if best.score == -INFINITE {
@@ -548,7 +582,7 @@ fn restrict_to(list: &mut MoveList, search_moves: &[Move]) {
 /// (measured: 256 threads on 2 cores overran a 300 ms byoyomi by 5-9 s,
 /// 16 kept it).
 fn max_useful_threads() -> usize {
-    const PER_CORE: usize = 8;
+    const PER_CORE: usize = 1;
     std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .saturating_mul(PER_CORE)
@@ -582,7 +616,7 @@ fn finish(
 // ---- bench -------------------------------------------------------------------
 
 /// Default depth of [`bench()`].
-pub const BENCH_DEPTH: u32 = 6;
+pub const BENCH_DEPTH: u32 = 12;
 
 /// The positions [`bench()`] searches: 9x9, 5x5 and 3x3.
 pub const BENCH_POSITIONS: [&str; 10] = [

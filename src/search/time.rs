@@ -10,7 +10,8 @@
 //!   `NetworkDelay2`, or half of that when the delay would eat most of it.
 //!
 //! Rules:
-//! - `movetime`: both are the movetime minus `NetworkDelay`.
+//! - `movetime`: both are the movetime minus `NetworkDelay`, at most
+//!   [`MOVETIME_MARGIN`].
 //! - byoyomi with no main time left: both are the byoyomi minus
 //!   `NetworkDelay` (or half the byoyomi when the delay would eat more), not
 //!   capped by `NetworkDelay2` (the byoyomi is lost if unused, so the search
@@ -25,6 +26,10 @@
 use super::{Limits, SearchOptions};
 use crate::rules::BoardKind;
 use crate::types::Color;
+
+/// Most milliseconds kept back from a `go movetime` (`NetworkDelay` when
+/// smaller): a GUI asking for N ms expects close to N.
+pub const MOVETIME_MARGIN: u64 = 20;
 
 /// Thinking time of a bare `go` with no limit of any kind, in milliseconds.
 pub const DEFAULT_MOVE_MS: u64 = 10_000;
@@ -89,7 +94,7 @@ pub fn budget(
         return None;
     }
     if let Some(mt) = limits.movetime {
-        let t = keep_back(mt, options.network_delay).max(1);
+        let t = keep_back(mt, options.network_delay.min(MOVETIME_MARGIN)).max(1);
         return Some(Budget {
             optimum: t,
             maximum: t,
@@ -253,7 +258,17 @@ mod tests {
             movetime: Some(1000),
             ..Limits::default()
         });
-        assert_eq!(t.maximum, 1000 - opts().network_delay);
+        assert_eq!(t.maximum, 1000 - MOVETIME_MARGIN);
+        let no_delay = SearchOptions {
+            network_delay: 0,
+            ..opts()
+        };
+        let l = Limits {
+            movetime: Some(500),
+            ..Limits::default()
+        };
+        let t = budget(&l, &no_delay, Color::Sente, BoardKind::Standard).unwrap();
+        assert_eq!((t.optimum, t.maximum), (500, 500));
         let inf = Limits {
             infinite: true,
             ..Limits::default()

@@ -66,9 +66,20 @@ struct Slot {
     data: AtomicU64,
 }
 
+/// One bucket: [`BUCKET`] slots filling exactly one 64-byte cache line.
+#[derive(Default)]
+#[repr(align(64))]
+struct Cluster([Slot; BUCKET]);
+
+const _: () = assert!(std::mem::size_of::<Cluster>() == 64);
+
+/// A same-key store keeps a deeper entry of the current search unless the
+/// new result is exact or at most this much shallower.
+const KEEP_DEEPER_BY: i32 = 3;
+
 /// The shared transposition table.
 pub struct Tt {
-    slots: Vec<Slot>,
+    clusters: Vec<Cluster>,
     buckets: usize,
     generation: AtomicU8,
     mb: usize,
@@ -108,11 +119,11 @@ impl Tt {
         let bytes = mb.max(1) * 1024 * 1024;
         let buckets = (bytes / (SLOT_BYTES * BUCKET)).max(1);
         // A trusted-length iterator fills the table in one tight loop.
-        let slots: Vec<Slot> = std::iter::repeat_with(Slot::default)
-            .take(buckets * BUCKET)
+        let clusters: Vec<Cluster> = std::iter::repeat_with(Cluster::default)
+            .take(buckets)
             .collect();
         Tt {
-            slots,
+            clusters,
             buckets,
             generation: AtomicU8::new(0),
             mb: mb.max(1),
@@ -133,7 +144,7 @@ impl Tt {
 
     /// Forgets every entry.
     pub fn clear(&self) {
-        for s in &self.slots {
+        for s in self.clusters.iter().flat_map(|c| &c.0) {
             s.key_xor.store(0, Ordering::Relaxed);
             s.data.store(0, Ordering::Relaxed);
         }
@@ -146,15 +157,14 @@ impl Tt {
     }
 
     #[inline]
-    fn bucket(&self, key: u64) -> usize {
-        (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET
+    fn bucket(&self, key: u64) -> &[Slot; BUCKET] {
+        &self.clusters[(((key as u128) * (self.buckets as u128)) >> 64) as usize].0
     }
 
     /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
-        let b = self.bucket(key);
-        for s in &self.slots[b..b + BUCKET] {
+        for s in self.bucket(key) {
             let data = s.data.load(Ordering::Relaxed);
             if s.key_xor.load(Ordering::Relaxed) ^ data == key {
                 return unpack(data).map(|(e, _)| e);
@@ -166,8 +176,7 @@ impl Tt {
     /// Stores a result for `key`. A missing move keeps the stored one.
     pub fn store(&self, key: u64, mv: Move, score: i32, depth: i32, bound: Bound) {
         let generation = self.generation.load(Ordering::Relaxed);
-        let b = self.bucket(key);
-        let bucket = &self.slots[b..b + BUCKET];
+        let bucket = self.bucket(key);
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
         for (i, s) in bucket.iter().enumerate() {
@@ -179,12 +188,17 @@ impl Tt {
                 continue;
             };
             if stored_key == key {
-                // Same position: keep a deeper exact result of this search.
+                // Same position: keep a deeper result of this search (a
+                // quiescence result never replaces a full-width one).
                 if bound != Bound::Exact
                     && old_gen == generation
-                    && old.depth > depth + 2
-                    && old.bound == Bound::Exact
+                    && old.depth > depth + KEEP_DEEPER_BY
                 {
+                    if old.mv.is_none() && !mv.is_none() {
+                        let kept = pack(mv, old.score, old.depth, old.bound, old_gen);
+                        s.data.store(kept, Ordering::Relaxed);
+                        s.key_xor.store(key ^ kept, Ordering::Relaxed);
+                    }
                     return;
                 }
                 let mv = if mv.is_none() { old.mv } else { mv };
@@ -209,9 +223,12 @@ impl Tt {
     /// Permille of sampled slots written in the current search (USI `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed);
-        let n = self.slots.len().min(1000);
-        let used = self.slots[..n]
+        let n = (self.clusters.len() * BUCKET).min(1000);
+        let used = self
+            .clusters
             .iter()
+            .flat_map(|c| &c.0)
+            .take(n)
             .filter(|s| {
                 unpack(s.data.load(Ordering::Relaxed)).is_some_and(|(_, g)| g == generation)
             })
@@ -222,7 +239,12 @@ impl Tt {
 
 impl std::fmt::Debug for Tt {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Tt({} MiB, {} slots)", self.mb, self.slots.len())
+        write!(
+            f,
+            "Tt({} MiB, {} slots)",
+            self.mb,
+            self.clusters.len() * BUCKET
+        )
     }
 }
 
@@ -264,5 +286,19 @@ mod tests {
         }
         let k = 19_999u64.wrapping_mul(0x9e37_79b9_7f4a_7c15);
         assert_eq!(tt.probe(k).map(|e| e.score), Some(1));
+    }
+
+    #[test]
+    fn a_shallow_bound_does_not_replace_a_deep_entry() {
+        let tt = Tt::new(1);
+        let m = Move::normal(Square::new(6, 6), Square::new(6, 5), false);
+        tt.store(777, m, 50, 12, Bound::Lower);
+        tt.store(777, Move::NONE, -20, 0, Bound::Upper);
+        let e = tt.probe(777).unwrap();
+        assert_eq!((e.depth, e.score, e.bound, e.mv), (12, 50, Bound::Lower, m));
+        // An exact result does replace it.
+        tt.store(777, Move::NONE, 7, 1, Bound::Exact);
+        assert_eq!(tt.probe(777).unwrap().score, 7);
+        assert_eq!(std::mem::align_of::<Cluster>(), 64);
     }
 }

@@ -112,7 +112,7 @@ pub fn declared() -> Vec<OptionDecl> {
         OptionDecl {
             name: "Threads",
             kind: spin(d.threads as i64, 1, MAX_THREADS),
-            help: "Search threads (lazy SMP sharing the hash table); at most 8 per core are used, so the clock is still watched.",
+            help: "Search threads (lazy SMP sharing the hash table); at most one per core is used.",
         },
         OptionDecl {
             name: "MultiPV",
@@ -122,7 +122,7 @@ pub fn declared() -> Vec<OptionDecl> {
         OptionDecl {
             name: "NetworkDelay",
             kind: spin(d.network_delay as i64, 0, 10000),
-            help: "Milliseconds kept back from a byoyomi or movetime move for communication lag.",
+            help: "Milliseconds kept back from a byoyomi move for communication lag (from a movetime move: at most 20).",
         },
         OptionDecl {
             name: "NetworkDelay2",
@@ -184,6 +184,33 @@ pub fn declared() -> Vec<OptionDecl> {
             name: "ResignValue",
             kind: spin(d.resign_value as i64, 0, 100000),
             help: "Resign when the score is below minus this many centipawns; 0 = never.",
+        },
+        OptionDecl {
+            name: "AspirationDelta",
+            kind: spin(d.aspiration_delta as i64, 0, 10000),
+            help: "Half-width in centipawns of the first aspiration window at the root; 0 = full window.",
+        },
+        OptionDecl {
+            name: "CandidatePruning",
+            kind: OptionType::Check {
+                default: d.candidate_pruning,
+            },
+            help: "Forward candidate pruning: a shallow search ranks the moves of deep nodes and only the best CandidateMoves are searched at full depth.",
+        },
+        OptionDecl {
+            name: "CandidateMoves",
+            kind: spin(d.candidate_moves as i64, 1, 600),
+            help: "Moves kept at full depth by candidate pruning.",
+        },
+        OptionDecl {
+            name: "CandidateDepth",
+            kind: spin(d.candidate_depth as i64, 1, 20),
+            help: "Depth of candidate pruning's ranking search.",
+        },
+        OptionDecl {
+            name: "CandidateMinDepth",
+            kind: spin(d.candidate_min_depth as i64, 2, 100),
+            help: "Least remaining depth of a node narrowed by candidate pruning.",
         },
         OptionDecl {
             name: "USI_Variant",
@@ -320,6 +347,11 @@ impl EngineOptions {
             ("MaxMovesToDraw", _) => s.max_moves_to_draw = n as u32,
             ("PvInterval", _) => s.pv_interval = n as u64,
             ("ResignValue", _) => s.resign_value = n as i32,
+            ("AspirationDelta", _) => s.aspiration_delta = n as i32,
+            ("CandidatePruning", Value::Bool(b)) => s.candidate_pruning = *b,
+            ("CandidateMoves", _) => s.candidate_moves = n as u32,
+            ("CandidateDepth", _) => s.candidate_depth = n as u32,
+            ("CandidateMinDepth", _) => s.candidate_min_depth = n as u32,
             ("USI_Variant", Value::Var(v)) => {
                 if let Some(kind) = variant_from_name(v) {
                     self.variant = kind;
@@ -353,6 +385,11 @@ impl EngineOptions {
             "MaxMovesToDraw" => s.max_moves_to_draw.to_string(),
             "PvInterval" => s.pv_interval.to_string(),
             "ResignValue" => s.resign_value.to_string(),
+            "AspirationDelta" => s.aspiration_delta.to_string(),
+            "CandidatePruning" => s.candidate_pruning.to_string(),
+            "CandidateMoves" => s.candidate_moves.to_string(),
+            "CandidateDepth" => s.candidate_depth.to_string(),
+            "CandidateMinDepth" => s.candidate_min_depth.to_string(),
             "USI_Variant" => variant_name(self.variant).to_string(),
             _ => return None,
         })

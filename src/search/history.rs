@@ -1,0 +1,109 @@
+//! History tables of one search thread: how often a move caused a cutoff.
+//!
+//! - butterfly: by side to move, moved piece (or dropped piece) and
+//!   destination; orders the quiet moves;
+//! - countermove: the quiet move that last refuted a given move (by its
+//!   moved piece and destination);
+//! - capture history: by moving piece, destination and victim type.
+//!
+//! Updates use the "gravity" rule: a bonus moves an entry towards the
+//! bound in proportion to the distance left, so entries stay in
+//! `-HISTORY_MAX..=HISTORY_MAX`.
+
+use crate::moves::Move;
+use crate::position::Position;
+use crate::types::{PieceType, SQUARE_COUNT};
+
+/// Bound of every history entry.
+pub const HISTORY_MAX: i32 = 16_384;
+/// Piece indices: 0..16 for pieces on the board (by type), 16..24 for drops.
+pub const PIECE_SLOTS: usize = 24;
+/// Largest bonus of one update (at high depth).
+const MAX_BONUS: i32 = 2_000;
+
+/// The piece index of `m` in `pos`: the moving piece type, or 16 + the
+/// dropped type.
+#[inline]
+pub fn piece_slot(pos: &Position, m: Move) -> usize {
+    if m.is_drop() {
+        16 + m.dropped().index()
+    } else {
+        pos.piece_on(m.from()).piece_type().index()
+    }
+}
+
+/// The bonus for a cutoff at `depth`.
+#[inline]
+pub fn bonus(depth: i32) -> i32 {
+    (depth * depth * 16 + depth * 32).min(MAX_BONUS)
+}
+
+#[inline]
+fn apply(entry: &mut i32, bonus: i32) {
+    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *entry += b - *entry * b.abs() / HISTORY_MAX;
+}
+
+/// The history tables of one thread.
+pub struct History {
+    butterfly: Box<[[[i32; SQUARE_COUNT]; PIECE_SLOTS]; 2]>,
+    counter: Box<[[Move; SQUARE_COUNT]; PIECE_SLOTS]>,
+    capture: Box<[[[i32; PieceType::COUNT]; SQUARE_COUNT]; PIECE_SLOTS]>,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History {
+            butterfly: Box::new([[[0; SQUARE_COUNT]; PIECE_SLOTS]; 2]),
+            counter: Box::new([[Move::NONE; SQUARE_COUNT]; PIECE_SLOTS]),
+            capture: Box::new([[[0; PieceType::COUNT]; SQUARE_COUNT]; PIECE_SLOTS]),
+        }
+    }
+}
+
+impl History {
+    /// The butterfly score of quiet move `m` for side `us` (index).
+    #[inline]
+    pub fn quiet(&self, us: usize, slot: usize, m: Move) -> i32 {
+        self.butterfly[us][slot][m.to().index()]
+    }
+
+    /// Rewards (`bonus` > 0) or punishes a quiet move.
+    #[inline]
+    pub fn update_quiet(&mut self, us: usize, slot: usize, m: Move, bonus: i32) {
+        apply(&mut self.butterfly[us][slot][m.to().index()], bonus);
+    }
+
+    /// The capture history of a capture of `victim` by piece `slot` on `m.to()`.
+    #[inline]
+    pub fn capture(&self, slot: usize, m: Move, victim: PieceType) -> i32 {
+        self.capture[slot][m.to().index()][victim.index()]
+    }
+
+    /// Rewards or punishes a capture.
+    #[inline]
+    pub fn update_capture(&mut self, slot: usize, m: Move, victim: PieceType, bonus: i32) {
+        apply(
+            &mut self.capture[slot][m.to().index()][victim.index()],
+            bonus,
+        );
+    }
+
+    /// The quiet move that last refuted the move `prev` (piece `prev_slot`).
+    #[inline]
+    pub fn counter_move(&self, prev_slot: usize, prev: Move) -> Move {
+        if prev.is_none() {
+            Move::NONE
+        } else {
+            self.counter[prev_slot][prev.to().index()]
+        }
+    }
+
+    /// Records `m` as the refutation of `prev`.
+    #[inline]
+    pub fn set_counter_move(&mut self, prev_slot: usize, prev: Move, m: Move) {
+        if !prev.is_none() {
+            self.counter[prev_slot][prev.to().index()] = m;
+        }
+    }
+}

@@ -1,0 +1,339 @@
+//! Move ordering: every generated move gets a score, then the moves are
+//! taken best first — picked one by one for the first few (a cutoff usually
+//! comes early), the rest sorted once.
+//!
+//! Order (the stages of a staged picker, as scores): the TT move; good
+//! captures (static exchange not losing) by victim value, attacker value and
+//! capture history; promotions; the two killers; the countermove; quiet
+//! moves by butterfly history; bad captures; non-promotions that promoting
+//! dominates.
+
+use super::history::{History, piece_slot};
+use super::tactics::see_ge;
+use crate::bitboard;
+use crate::eval::{capture_gain, piece_value};
+use crate::moves::{MAX_MOVES, Move, MoveList};
+use crate::position::Position;
+use crate::types::PieceType;
+
+const TT_MOVE_SCORE: i32 = 100_000_000;
+const GOOD_CAPTURE_SCORE: i32 = 50_000_000;
+const PROMOTION_SCORE: i32 = 40_000_000;
+/// Killers score `KILLER_SCORE + 1` (first) and `KILLER_SCORE` (second).
+pub const KILLER_SCORE: i32 = 30_000_000;
+const COUNTER_SCORE: i32 = 29_000_000;
+/// Quiet moves score their history, within +-[`super::history::HISTORY_MAX`].
+const BAD_CAPTURE_SCORE: i32 = -30_000_000;
+/// Non-promotions of pawn, bishop or rook where promoting is possible.
+pub const DOMINATED_SCORE: i32 = -40_000_000;
+/// Scale of the victim's value in a capture's score.
+const MVV_SCALE: i32 = 64;
+/// Moves picked one by one before the rest of the list is sorted.
+const PICK_FIRST: usize = 6;
+
+/// The piece a move captures, if any.
+#[inline]
+pub fn captured(pos: &Position, m: Move) -> Option<PieceType> {
+    if m.is_drop() {
+        return None;
+    }
+    let p = pos.piece_on(m.to());
+    (!p.is_none()).then(|| p.piece_type())
+}
+
+/// Whether a non-promotion is dominated by the same move promoting (pawn,
+/// bishop and rook lose nothing by promoting).
+#[inline]
+pub fn is_dominated(pos: &Position, m: Move) -> bool {
+    if m.is_drop() || m.is_promotion() {
+        return false;
+    }
+    let pt = pos.piece_on(m.from()).piece_type();
+    if pt != PieceType::PAWN && pt != PieceType::BISHOP && pt != PieceType::ROOK {
+        return false;
+    }
+    let zone = pos.kind().zone(pos.side_to_move());
+    zone.has(m.from()) || zone.has(m.to())
+}
+
+/// What the ordering of one node knows besides the position.
+#[derive(Clone, Copy, Debug)]
+pub struct OrderHints {
+    pub tt_move: Move,
+    pub killers: [Move; 2],
+    pub counter: Move,
+}
+
+/// A move list with ordering scores, handed out best first.
+pub struct ScoredMoves {
+    pub list: MoveList,
+    scores: [i32; MAX_MOVES],
+    keys: [u64; MAX_MOVES],
+    len: usize,
+}
+
+impl Default for ScoredMoves {
+    fn default() -> Self {
+        ScoredMoves {
+            list: MoveList::new(),
+            scores: [0; MAX_MOVES],
+            keys: [0; MAX_MOVES],
+            len: 0,
+        }
+    }
+}
+
+impl ScoredMoves {
+    /// Number of moves to hand out.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there is no move to hand out.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The ordering score of the `i`-th move handed out.
+    #[inline]
+    pub fn score(&self, i: usize) -> i32 {
+        self.scores[i]
+    }
+
+    /// Scores every move of `list` for a full-width node.
+    pub fn score_all(&mut self, pos: &Position, hints: &OrderHints, history: &History) {
+        let us = pos.side_to_move().index();
+        self.len = self.list.len();
+        for i in 0..self.len {
+            let m = self.list.as_slice()[i];
+            self.scores[i] = score_move(pos, m, hints, history, us);
+        }
+    }
+
+    /// Keeps only the captures (not dominated) plus the TT move, scored,
+    /// for the quiescence search. Returns how many remain.
+    pub fn score_captures(&mut self, pos: &Position, tt_move: Move, history: &History) {
+        let mut kept = 0;
+        for i in 0..self.list.len() {
+            let m = self.list.as_slice()[i];
+            let s = if m == tt_move {
+                TT_MOVE_SCORE
+            } else if let Some(victim) = captured(pos, m) {
+                if is_dominated(pos, m) {
+                    continue;
+                }
+                capture_score(pos, m, victim, history)
+            } else {
+                continue;
+            };
+            self.list.as_mut_slice()[kept] = m;
+            self.scores[kept] = s;
+            kept += 1;
+        }
+        self.len = kept;
+    }
+
+    /// Replaces the moves with `ranked` (best first), to be handed out in
+    /// that order.
+    pub fn set_ranked(&mut self, ranked: &[Move]) {
+        self.list.clear();
+        for (k, &m) in ranked.iter().enumerate() {
+            self.list.push(m);
+            self.scores[k] = (ranked.len() - k) as i32;
+        }
+        self.len = ranked.len();
+    }
+
+    /// The `i`-th move, best first (call with i = 0, 1, 2, ... in order).
+    #[inline]
+    pub fn next(&mut self, i: usize) -> Move {
+        if i < PICK_FIRST {
+            self.pick(i)
+        } else {
+            if i == PICK_FIRST {
+                self.sort_rest(i);
+            }
+            self.list.as_slice()[i]
+        }
+    }
+
+    #[inline]
+    fn pick(&mut self, i: usize) -> Move {
+        let mut best = i;
+        for j in i + 1..self.len {
+            if self.scores[j] > self.scores[best] {
+                best = j;
+            }
+        }
+        self.scores.swap(i, best);
+        let moves = self.list.as_mut_slice();
+        moves.swap(i, best);
+        moves[i]
+    }
+
+    fn sort_rest(&mut self, from: usize) {
+        let n = self.len;
+        let moves = &mut self.list.as_mut_slice()[from..n];
+        let scores = &mut self.scores[from..n];
+        let keys = &mut self.keys[from..n];
+        for ((k, &s), m) in keys.iter_mut().zip(scores.iter()).zip(moves.iter()) {
+            *k = ((s as i64 - i32::MIN as i64) as u64) << 16 | m.raw() as u64;
+        }
+        keys.sort_unstable_by(|a, b| b.cmp(a));
+        for ((&k, s), m) in keys.iter().zip(scores.iter_mut()).zip(moves.iter_mut()) {
+            *m = Move::from_raw(k as u16);
+            *s = ((k >> 16) as i64 + i32::MIN as i64) as i32;
+        }
+    }
+}
+
+#[inline]
+fn capture_score(pos: &Position, m: Move, victim: PieceType, history: &History) -> i32 {
+    let attacker = pos.piece_on(m.from()).piece_type();
+    let mvv = capture_gain(victim) * MVV_SCALE - piece_value(attacker) / 16
+        + history.capture(piece_slot(pos, m), m, victim) / 8;
+    let good = capture_gain(victim) >= capture_gain(attacker) || see_ge(pos, m, 0);
+    if good {
+        GOOD_CAPTURE_SCORE + mvv
+    } else {
+        BAD_CAPTURE_SCORE + mvv
+    }
+}
+
+#[inline]
+fn score_move(pos: &Position, m: Move, hints: &OrderHints, history: &History, us: usize) -> i32 {
+    if m == hints.tt_move {
+        return TT_MOVE_SCORE;
+    }
+    if let Some(victim) = captured(pos, m) {
+        let s = capture_score(pos, m, victim, history);
+        return if is_dominated(pos, m) {
+            s - MVV_SCALE * 64
+        } else {
+            s
+        };
+    }
+    if is_dominated(pos, m) {
+        return DOMINATED_SCORE;
+    }
+    if m.is_promotion() {
+        let pt = pos.piece_on(m.from()).piece_type();
+        return PROMOTION_SCORE + piece_value(pt.promoted()) - piece_value(pt);
+    }
+    if m == hints.killers[0] {
+        return KILLER_SCORE + 1;
+    }
+    if m == hints.killers[1] {
+        return KILLER_SCORE;
+    }
+    if m == hints.counter {
+        return COUNTER_SCORE;
+    }
+    history.quiet(us, piece_slot(pos, m), m)
+}
+
+/// Fills `list` with the legal captures of the side to move, which must
+/// not be in check (non-promotions that promoting dominates are left out).
+/// Cheaper than full generation when hands are full of droppable pieces.
+pub fn generate_captures(pos: &Position, list: &mut MoveList) {
+    list.clear();
+    let us = pos.side_to_move();
+    let them = us.flip();
+    let kind = pos.kind();
+    let zone = kind.zone(us);
+    let targets = pos.pieces(them);
+    let occupied = pos.occupied();
+    let king = pos.king_square(us);
+    let pinned = pos.pinned(us);
+    for from in pos.pieces(us) {
+        let pt = pos.piece_on(from).piece_type();
+        let mut to_bb = bitboard::attacks(us, pt, from, occupied) & targets;
+        if pt == PieceType::KING {
+            let occ = occupied.without(from);
+            for to in to_bb {
+                if !pos.is_attacked(to, them, occ) {
+                    list.push(Move::normal(from, to, false));
+                }
+            }
+            continue;
+        }
+        if let Some(k) = king
+            && pinned.has(from)
+        {
+            to_bb &= bitboard::line(k, from);
+        }
+        for to in to_bb {
+            let can_promote = pt.can_promote() && (zone.has(from) || zone.has(to));
+            if can_promote {
+                list.push(Move::normal(from, to, true));
+            }
+            let dominated = can_promote
+                && (pt == PieceType::PAWN || pt == PieceType::BISHOP || pt == PieceType::ROOK);
+            if !dominated && !kind.dead_squares(us, pt).has(to) {
+                list.push(Move::normal(from, to, false));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::legal_moves;
+    use crate::sfen::parse_sfen;
+
+    #[test]
+    fn capture_generation_matches_legal_captures() {
+        for sfen in crate::search::BENCH_POSITIONS.iter().chain(&[
+            // A pinned rook and promotions in the zone.
+            "4k4/4r4/9/9/4R4/9/9/4B4/4K4 w - 1",
+            "4k4/1P7/p8/9/9/9/9/9/4K4 b - 1",
+        ]) {
+            let pos = parse_sfen(sfen).unwrap();
+            if pos.in_check() {
+                continue;
+            }
+            let mut all = MoveList::new();
+            legal_moves(&pos, &mut all);
+            let mut want: Vec<Move> = all
+                .iter()
+                .copied()
+                .filter(|&m| captured(&pos, m).is_some() && !is_dominated(&pos, m))
+                .collect();
+            let mut caps = MoveList::new();
+            generate_captures(&pos, &mut caps);
+            let mut got: Vec<Move> = caps.iter().copied().collect();
+            want.sort_by_key(|m| m.raw());
+            got.sort_by_key(|m| m.raw());
+            assert_eq!(got, want, "{sfen}");
+        }
+    }
+
+    #[test]
+    fn moves_come_out_best_first_and_all_of_them() {
+        let pos = parse_sfen(crate::search::BENCH_POSITIONS[2]).unwrap();
+        let mut sm = ScoredMoves::default();
+        legal_moves(&pos, &mut sm.list);
+        let all: Vec<Move> = sm.list.iter().copied().collect();
+        let hints = OrderHints {
+            tt_move: all[5],
+            killers: [Move::NONE; 2],
+            counter: Move::NONE,
+        };
+        sm.score_all(&pos, &hints, &History::default());
+        let mut out = Vec::new();
+        for i in 0..sm.len() {
+            out.push(sm.next(i));
+            if i > 0 {
+                assert!(sm.score(i) <= sm.score(i - 1));
+            }
+        }
+        assert_eq!(out[0], all[5]);
+        let mut a = all.clone();
+        a.sort_by_key(|m| m.raw());
+        out.sort_by_key(|m| m.raw());
+        assert_eq!(a, out);
+    }
+}

@@ -1,0 +1,1017 @@
+//! The game-tree search of one thread: iterative deepening over a root move
+//! list with aspiration windows, principal-variation alpha-beta (negamax)
+//! with a shared transposition table, and the node search's pruning,
+//! reductions and extensions (see [`Worker::search`] for the steps).
+//!
+//! Game ends inside the tree: no legal move loses for the side to move (mate
+//! and stalemate alike); the first repetition of a position (in the tree or
+//! against the game history) scores as the board's fourfold-repetition
+//! result, except that the side that checked on every move of the cycle
+//! loses; a game reaching `MaxMovesToDraw` plies is a draw. Such
+//! path-dependent mate scores are never stored in the table.
+
+use super::candidates::CandidateParams;
+use super::history::{History, bonus, piece_slot};
+use super::movepick::{KILLER_SCORE, OrderHints, ScoredMoves, captured};
+use super::tactics::{CheckInfo, gives_check, mate_in_one, see_ge};
+use super::time::Budget;
+use super::tt::{Bound, Tt};
+use super::{
+    Control, INFINITE, MATE_BOUND, format_score, mate_in, mated_in, score_from_tt, score_to_tt,
+};
+use crate::eval::{evaluate, material_delta};
+use crate::movegen::legal_moves;
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+use crate::rules::{BoardKind, RepetitionRule};
+use crate::types::Color;
+use crossbeam_channel::Sender;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+/// Deepest ply the search reaches (quiescence included).
+pub const MAX_PLY: usize = 128;
+/// Deepest iteration of iterative deepening.
+pub const MAX_DEPTH: u32 = 100;
+/// How far back before the root a repetition is looked for, in plies.
+const HISTORY_LOOKBACK: usize = 32;
+/// Nodes between two looks at the clock and the stop flag.
+const POLL_INTERVAL: u64 = 512;
+/// Least milliseconds between progress lines inside one iteration.
+const PROGRESS_INTERVAL: u64 = 1000;
+
+// ---- margins and reductions (every number the node search uses) ----------
+
+/// First iteration searched with an aspiration window.
+const ASPIRATION_MIN_DEPTH: u32 = 5;
+/// Razoring: at depth <= this, a static eval this far below alpha drops
+/// into quiescence.
+const RAZOR_DEPTH: i32 = 3;
+const RAZOR_MARGIN: i32 = 400;
+/// Reverse futility: at depth <= this, a static eval above beta by the
+/// margin per ply returns the eval.
+const RFP_DEPTH: i32 = 7;
+const RFP_MARGIN: i32 = 120;
+/// Null move: least depth, base reduction, one more per this many plies,
+/// one more per this much eval above beta (at most `NMP_EVAL_MAX`).
+const NMP_MIN_DEPTH: i32 = 3;
+const NMP_BASE: i32 = 3;
+const NMP_DEPTH_DIV: i32 = 4;
+const NMP_EVAL_DIV: i32 = 250;
+const NMP_EVAL_MAX: i32 = 3;
+/// Internal iterative reduction: least depth of a node without a TT move
+/// to be searched one ply shallower.
+const IIR_MIN_DEPTH: i32 = 4;
+/// Late-move (move-count) pruning: quiets after `(LMP_BASE + d*d) /
+/// (2 - improving)` moves at depth <= `LMP_DEPTH`.
+const LMP_DEPTH: i32 = 8;
+const LMP_BASE: i32 = 3;
+/// Futility pruning of quiets at (reduced) depth <= `FUTILITY_DEPTH`.
+const FUTILITY_DEPTH: i32 = 7;
+const FUTILITY_BASE: i32 = 150;
+const FUTILITY_PER_DEPTH: i32 = 120;
+/// SEE pruning: at depth <= `SEE_DEPTH`, quiets losing more than
+/// `SEE_QUIET_MARGIN * d * d` and captures/checks losing more than
+/// `SEE_CAPTURE_MARGIN * d` are skipped.
+const SEE_DEPTH: i32 = 8;
+const SEE_QUIET_MARGIN: i32 = 40;
+const SEE_CAPTURE_MARGIN: i32 = 180;
+/// Whether quiet drops may be SEE-pruned like other quiets (measured
+/// drops exempt vs pruned: 25-34-1 in 60 games at 100 ms, -53 +- 90 Elo;
+/// pruned).
+const SEE_PRUNES_DROPS: bool = true;
+/// Whether checks are exempt from SEE pruning (measured exempt vs pruned:
+/// 27-33-0 in 60 games at 100 ms, -35 +- 90 Elo; pruned).
+const SEE_KEEPS_CHECKS: bool = false;
+/// Late-move reductions: `LMR_BASE + ln(depth) * ln(move) / LMR_DIVISOR`,
+/// less one per `LMR_HISTORY_DIV` of history.
+const LMR_BASE: f32 = 0.4;
+const LMR_DIVISOR: f32 = 2.1;
+const LMR_HISTORY_DIV: i32 = 6_000;
+
+/// The late-move reduction table, by depth and move number.
+fn reduction(depth: i32, move_count: usize) -> i32 {
+    static TABLE: OnceLock<Box<[[u8; 64]; 64]>> = OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        let mut t = Box::new([[0u8; 64]; 64]);
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                let v = LMR_BASE + (d as f32).ln() * (m as f32).ln() / LMR_DIVISOR;
+                *r = v.max(0.0) as u8;
+            }
+        }
+        t
+    });
+    i32::from(t[(depth as usize).min(63)][move_count.min(63)])
+}
+
+/// What every thread of one search shares.
+pub struct Shared<'a> {
+    pub tt: &'a Tt,
+    pub control: &'a Control,
+    /// Set by the main thread when the search must end (all threads stop).
+    pub abort: &'a AtomicBool,
+    /// Node counts published by each thread (index = thread id).
+    pub thread_nodes: &'a [AtomicU64],
+    /// Time budget; `None` when time does not limit the search.
+    pub budget: Option<Budget>,
+    /// Node limit of the whole search, 0 = none (then only one thread runs).
+    pub node_limit: u64,
+    /// The side to move at the root.
+    pub root_color: Color,
+    /// Score of a draw for the root side (its opponent sees the negation).
+    pub draw_value: i32,
+    /// Plies after which the game is a draw, 0 = never.
+    pub max_moves_to_draw: u32,
+    /// `go infinite` or `go ponder`: never stop on our own while this holds
+    /// (pondering ends at `ponderhit`, checked through [`Control`]).
+    pub infinite: bool,
+    /// When this search began (for `time` and `nps` in info lines).
+    pub start: Instant,
+    /// Half-width of the first aspiration window (0 = full window).
+    pub aspiration_delta: i32,
+    /// Forward candidate pruning settings (`None` = off).
+    pub candidates: Option<CandidateParams>,
+}
+
+impl Shared<'_> {
+    /// Total nodes of all threads as last published.
+    pub fn total_nodes(&self) -> u64 {
+        self.thread_nodes
+            .iter()
+            .map(|n| n.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    /// Milliseconds since the clock started for this move.
+    pub fn clock_ms(&self) -> u64 {
+        self.control.clock_start().elapsed().as_millis() as u64
+    }
+
+    /// Whether time may stop the search now (not pondering, not infinite).
+    pub fn clock_running(&self) -> bool {
+        !self.infinite && !self.control.pondering()
+    }
+}
+
+/// A root move with the result of its last search.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    /// Score of the current iteration (`-INFINITE` until searched exactly).
+    pub score: i32,
+    /// Score of the previous iteration.
+    pub prev_score: i32,
+    /// Principal variation starting with `mv`.
+    pub pv: Vec<Move>,
+    /// Selective depth reached when this move got its score.
+    pub seldepth: usize,
+}
+
+/// Output settings of the main thread.
+pub struct Reporter<'a> {
+    pub out: &'a Sender<String>,
+    pub multi_pv: usize,
+    pub pv_interval: u64,
+}
+
+/// What the search keeps per ply of the current path.
+#[derive(Clone, Copy, Debug)]
+pub struct Stack {
+    /// Material balance for the side to move at this ply (kept incrementally).
+    pub material: i32,
+    /// Static evaluation (`-INFINITE` when in check).
+    pub static_eval: i32,
+    /// The move being searched from this ply, [`Move::NONE`] for a null move.
+    pub current: Move,
+    /// Piece slot of `current` (see [`piece_slot`]).
+    pub current_slot: usize,
+    /// Two quiet moves that caused cutoffs at this ply.
+    pub killers: [Move; 2],
+    /// Whether a null move led here (no second null move in a row).
+    pub after_null: bool,
+}
+
+impl Default for Stack {
+    fn default() -> Self {
+        Stack {
+            material: 0,
+            static_eval: 0,
+            current: Move::NONE,
+            current_slot: 0,
+            killers: [Move::NONE; 2],
+            after_null: false,
+        }
+    }
+}
+
+/// The state of one search thread.
+pub struct Worker<'a> {
+    pub(super) sh: &'a Shared<'a>,
+    id: usize,
+    pub nodes: u64,
+    pub seldepth: usize,
+    pub stopped: bool,
+    pub(super) moves: Vec<ScoredMoves>,
+    /// Scratch list for the quiescence search's mate-in-1 probe.
+    pub(super) mate_list: MoveList,
+    pub(super) stack: Vec<Stack>,
+    pub(super) history: History,
+    /// Keys of the game history then of the current search path, each with
+    /// whether the move that reached it gave check.
+    pub(super) keys: Vec<(u64, bool)>,
+    pub(super) root_index: usize,
+    pv: Vec<[Move; MAX_PLY + 2]>,
+    pv_len: [usize; MAX_PLY + 2],
+    /// Counts path-dependent mate scores (repetition results that are not
+    /// draws); a node whose subtree produced one does not store a mate score.
+    pub(super) path_mates: u64,
+    /// Where the main thread reports (`None` for helpers).
+    report: Option<&'a Reporter<'a>>,
+    /// The iteration being searched and when the last info line went out.
+    pub(super) current_depth: u32,
+    last_info: Instant,
+    pub root_moves: Vec<RootMove>,
+    pub completed_depth: u32,
+    kind: BoardKind,
+}
+
+impl<'a> Worker<'a> {
+    /// A worker for thread `id` searching the last position of `history`
+    /// (the game's keys, oldest first) whose legal moves are `root`.
+    pub fn new(sh: &'a Shared<'a>, id: usize, history: &[(u64, bool)], root: Vec<Move>) -> Self {
+        let mut keys = history.to_vec();
+        let root_index = keys.len() - 1;
+        keys.resize(root_index + MAX_PLY + 3, (0, false));
+        Worker {
+            sh,
+            id,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            moves: (0..MAX_PLY + 2).map(|_| ScoredMoves::default()).collect(),
+            mate_list: MoveList::new(),
+            stack: vec![Stack::default(); MAX_PLY + 3],
+            history: History::default(),
+            keys,
+            root_index,
+            pv: vec![[Move::NONE; MAX_PLY + 2]; MAX_PLY + 2],
+            pv_len: [0; MAX_PLY + 2],
+            path_mates: 0,
+            report: None,
+            current_depth: 0,
+            last_info: Instant::now(),
+            root_moves: root
+                .into_iter()
+                .map(|mv| RootMove {
+                    mv,
+                    score: -INFINITE,
+                    prev_score: -INFINITE,
+                    pv: vec![mv],
+                    seldepth: 0,
+                })
+                .collect(),
+            completed_depth: 0,
+            kind: BoardKind::Standard,
+        }
+    }
+
+    // ---- stopping ---------------------------------------------------------
+
+    /// Counts a node; returns whether the search must stop.
+    #[inline]
+    pub(super) fn visit(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(POLL_INTERVAL) {
+            self.poll();
+        }
+        if self.sh.node_limit != 0 && self.nodes >= self.sh.node_limit {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Looks at the stop flags and (main thread) the clock.
+    fn poll(&mut self) {
+        self.sh.thread_nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        if self.sh.abort.load(Ordering::Relaxed) || self.sh.control.stopped() {
+            self.stopped = true;
+            return;
+        }
+        if let Some(rep) = self.report
+            && self.last_info.elapsed().as_millis() as u64 >= rep.pv_interval.max(PROGRESS_INTERVAL)
+        {
+            // A long iteration: show progress (no score: the iteration is open).
+            self.last_info = Instant::now();
+            let nodes = self.sh.total_nodes();
+            let ms = self.sh.start.elapsed().as_millis() as u64;
+            let _ = rep.out.send(format!(
+                "info depth {} seldepth {} nodes {nodes} nps {} time {ms} hashfull {}",
+                self.current_depth,
+                self.seldepth,
+                nodes * 1000 / ms.max(1),
+                self.sh.tt.hashfull()
+            ));
+        }
+        if self.id == 0
+            && let Some(b) = self.sh.budget
+            && self.sh.clock_running()
+            && self.sh.clock_ms() >= b.maximum
+        {
+            self.stopped = true;
+            self.sh.abort.store(true, Ordering::Relaxed);
+        }
+    }
+
+    // ---- game-end scores ---------------------------------------------------
+
+    #[inline]
+    pub(super) fn draw_score(&self, pos: &Position) -> i32 {
+        if pos.side_to_move() == self.sh.root_color {
+            self.sh.draw_value
+        } else {
+            -self.sh.draw_value
+        }
+    }
+
+    /// The score of the node at `idx` (ply `ply`) if it repeats an earlier
+    /// position of the path or of the recent game history.
+    pub(super) fn repetition(&mut self, pos: &Position, idx: usize, ply: usize) -> Option<i32> {
+        let key = self.keys[idx].0;
+        let limit = self.root_index.saturating_sub(HISTORY_LOOKBACK);
+        let mut j = idx.checked_sub(4)?;
+        loop {
+            if j < limit {
+                return None;
+            }
+            if self.keys[j].0 == key {
+                let v = self.cycle_score(pos, j, idx, ply);
+                if v.abs() >= MATE_BOUND {
+                    self.path_mates += 1;
+                }
+                return Some(v);
+            }
+            j = j.checked_sub(2)?;
+        }
+    }
+
+    /// The result of the cycle from `first` to `idx` for the side to move.
+    fn cycle_score(&self, pos: &Position, first: usize, idx: usize, ply: usize) -> i32 {
+        // Our moves reached first+1, first+3, ..., idx-1; theirs the others.
+        let we_checked = (first + 1..idx).step_by(2).all(|k| self.keys[k].1);
+        let they_checked = (first + 2..=idx).step_by(2).all(|k| self.keys[k].1);
+        if we_checked {
+            return mated_in(ply);
+        }
+        if they_checked {
+            return mate_in(ply);
+        }
+        match self.kind.repetition_rule() {
+            RepetitionRule::Draw => self.draw_score(pos),
+            RepetitionRule::SenteLoses => {
+                if pos.side_to_move() == Color::Sente {
+                    mated_in(ply)
+                } else {
+                    mate_in(ply)
+                }
+            }
+        }
+    }
+
+    #[inline]
+    pub(super) fn move_limit_reached(&self, pos: &Position) -> bool {
+        self.sh.max_moves_to_draw != 0 && pos.move_number() > self.sh.max_moves_to_draw
+    }
+
+    // ---- bookkeeping -----------------------------------------------------------
+
+    /// Plays `m` from the node at `ply`: records the child's key, whether
+    /// `m` checks, and the child's material. Returns the child.
+    #[inline]
+    pub(super) fn make(&mut self, pos: &Position, m: Move, ply: usize, check: bool) -> Position {
+        let child = pos.play(m);
+        self.keys[self.root_index + ply + 1] = (child.key(), check);
+        let mat = self.stack[ply].material;
+        let s = &mut self.stack[ply];
+        s.current = m;
+        s.current_slot = piece_slot(pos, m);
+        let next = &mut self.stack[ply + 1];
+        next.material = -(mat + material_delta(pos, m));
+        next.after_null = false;
+        child
+    }
+
+    /// A cutoff by quiet move `m` at `ply`: killers, countermove, and
+    /// history (the quiets searched before it lose what it gains).
+    fn update_quiet_stats(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        m: Move,
+        depth: i32,
+        tried: &[Move],
+    ) {
+        let s = &mut self.stack[ply];
+        if s.killers[0] != m {
+            s.killers[1] = s.killers[0];
+            s.killers[0] = m;
+        }
+        if ply > 0 {
+            let prev = self.stack[ply - 1];
+            self.history
+                .set_counter_move(prev.current_slot, prev.current, m);
+        }
+        let us = pos.side_to_move().index();
+        let b = bonus(depth);
+        self.history.update_quiet(us, piece_slot(pos, m), m, b);
+        for &q in tried {
+            if q != m {
+                self.history.update_quiet(us, piece_slot(pos, q), q, -b);
+            }
+        }
+    }
+
+    #[inline]
+    pub(super) fn clear_pv(&mut self, ply: usize) {
+        self.pv_len[ply] = ply;
+    }
+
+    #[inline]
+    pub(super) fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        self.pv[ply][ply] = m;
+        for j in ply + 1..child_len {
+            self.pv[ply][j] = self.pv[ply + 1][j];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    // ---- the node search ---------------------------------------------------
+
+    /// Alpha-beta search of `pos` at distance `ply` from the root; the
+    /// caller has recorded `pos` in `keys[root_index + ply]` and its
+    /// material in `stack[ply]`.
+    pub(super) fn search(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        // Step 1. Path: repetition, depth, node count, mate distance.
+        self.clear_pv(ply);
+        let idx = self.root_index + ply;
+        if let Some(v) = self.repetition(pos, idx, ply) {
+            return v;
+        }
+        let in_check = pos.in_check();
+        // Check extension, bounded so that chains of checks cannot run away.
+        if in_check && ply < (2 * self.current_depth as usize).min(MAX_PLY / 2) {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        if self.visit() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY {
+            return self.stack[ply].material;
+        }
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        if self.move_limit_reached(pos) {
+            return self.draw_score(pos);
+        }
+        let path_mates = self.path_mates;
+
+        // Step 2. Transposition table.
+        let key = pos.key();
+        let mut tt_move = Move::NONE;
+        let mut tt_hit = None;
+        if let Some(e) = self.sh.tt.probe(key) {
+            tt_move = e.mv;
+            let s = score_from_tt(e.score, ply);
+            if !pv_node && e.depth >= depth && e.bound.cuts(s, alpha, beta) {
+                return s;
+            }
+            tt_hit = Some((s, e.bound));
+        }
+
+        // Step 3. Static evaluation and the improving flag.
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            let mut e = self.stack[ply].material;
+            // A TT bound on the right side is a better estimate.
+            if let Some((s, b)) = tt_hit
+                && s.abs() < MATE_BOUND
+                && ((b == Bound::Lower && s > e) || (b == Bound::Upper && s < e))
+            {
+                e = s;
+            }
+            e
+        };
+        self.stack[ply].static_eval = static_eval;
+        let improving = !in_check
+            && ply >= 2
+            && self.stack[ply - 2].static_eval != -INFINITE
+            && static_eval > self.stack[ply - 2].static_eval;
+        self.stack[ply + 2].killers = [Move::NONE; 2];
+
+        if !pv_node && !in_check {
+            // Step 4. Razoring.
+            if depth <= RAZOR_DEPTH && static_eval + RAZOR_MARGIN * depth < alpha {
+                let v = self.qsearch(pos, alpha - 1, alpha, ply);
+                if v < alpha {
+                    return v;
+                }
+            }
+            // Step 5. Reverse futility pruning.
+            if depth <= RFP_DEPTH
+                && static_eval.abs() < MATE_BOUND
+                && static_eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+            {
+                return static_eval;
+            }
+            // Step 6. Null move.
+            if let Some(v) = self.null_move(pos, beta, depth, ply, static_eval) {
+                return v;
+            }
+        }
+
+        // Step 7. Internal iterative reduction.
+        if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+            depth -= 1;
+        }
+
+        // Step 8. Moves; mate and game ends.
+        legal_moves(pos, &mut self.moves[ply].list);
+        if self.moves[ply].list.is_empty() {
+            return mated_in(ply);
+        }
+        let check_info = CheckInfo::new(pos);
+        if !in_check && let Some(m) = mate_in_one(pos, &self.moves[ply].list, &check_info) {
+            let v = mate_in(ply + 1);
+            self.sh
+                .tt
+                .store(key, m, score_to_tt(v, ply), depth, Bound::Exact);
+            if pv_node {
+                self.clear_pv(ply + 1);
+                self.update_pv(ply, m);
+            }
+            return v;
+        }
+        let hints = OrderHints {
+            tt_move,
+            killers: self.stack[ply].killers,
+            counter: if ply > 0 {
+                let prev = self.stack[ply - 1];
+                self.history.counter_move(prev.current_slot, prev.current)
+            } else {
+                Move::NONE
+            },
+        };
+        self.moves[ply].score_all(pos, &hints, &self.history);
+
+        // Step 9. Forward candidate pruning: only the best few moves of a
+        // shallow search go on at full depth.
+        let mut n = self.moves[ply].len();
+        if let Some(params) = self.sh.candidates
+            && !in_check
+            && depth >= params.min_depth
+        {
+            n = self.select_candidates(pos, depth, ply, params);
+        }
+
+        // Step 10. The move loop.
+        let orig_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = Move::NONE;
+        let mut quiets_tried = [Move::NONE; 64];
+        let mut n_quiets = 0;
+        let mut move_count = 0;
+        for i in 0..n {
+            let m = self.moves[ply].next(i);
+            let order = self.moves[ply].score(i);
+            let capture = captured(pos, m).is_some();
+            let quiet = !capture && !m.is_promotion();
+            let check = check_info.gives_check(pos, m);
+            move_count += 1;
+            let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0);
+
+            // Step 11. Pruning at shallow depth.
+            if best > -MATE_BOUND {
+                if quiet && !check {
+                    let lmp_limit = (LMP_BASE + depth * depth) / (2 - i32::from(improving));
+                    if depth <= LMP_DEPTH && move_count as i32 > lmp_limit && order < KILLER_SCORE {
+                        continue;
+                    }
+                    if !in_check
+                        && lmr_depth <= FUTILITY_DEPTH
+                        && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha
+                        && order < KILLER_SCORE
+                    {
+                        continue;
+                    }
+                    if lmr_depth <= SEE_DEPTH
+                        && (!m.is_drop() || SEE_PRUNES_DROPS)
+                        && !see_ge(pos, m, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth)
+                    {
+                        continue;
+                    }
+                } else if (!check || !SEE_KEEPS_CHECKS)
+                    && depth <= SEE_DEPTH
+                    && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth)
+                {
+                    continue;
+                }
+            }
+
+            // Step 12. Make the move; late-move reductions; PVS.
+            let child = self.make(pos, m, ply, check);
+            let new_depth = depth - 1;
+            let mut score;
+            if move_count == 1 {
+                score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node);
+            } else {
+                let mut r = 0;
+                if depth >= 2 && move_count > 1 + usize::from(pv_node) && (quiet || order < 0) {
+                    r = reduction(depth, move_count);
+                    r += i32::from(!pv_node) + i32::from(!improving);
+                    if order >= KILLER_SCORE {
+                        r -= 1;
+                    }
+                    if check || in_check {
+                        r -= 1;
+                    }
+                    if quiet {
+                        r -= order / LMR_HISTORY_DIV;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, false);
+                if score > alpha && r > 0 && !self.stopped {
+                    score = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, false);
+                }
+                if pv_node && score > alpha && score < beta && !self.stopped {
+                    score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, true);
+                }
+            }
+            if self.stopped {
+                return 0;
+            }
+
+            // Step 13. New best move.
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        self.update_cutoff_stats(pos, ply, m, depth, &quiets_tried[..n_quiets]);
+                        break;
+                    }
+                }
+            }
+            if quiet && n_quiets < quiets_tried.len() {
+                quiets_tried[n_quiets] = m;
+                n_quiets += 1;
+            }
+        }
+        if move_count == 0 {
+            // Every move was pruned away by the candidate selection? Never:
+            // it keeps at least one. Defensive: a fail low at alpha.
+            return alpha;
+        }
+
+        // Step 14. Store.
+        if self.path_mates == path_mates || best.abs() < MATE_BOUND {
+            let bound = Bound::of(best, orig_alpha, beta);
+            self.sh
+                .tt
+                .store(key, best_move, score_to_tt(best, ply), depth, bound);
+        }
+        best
+    }
+
+    /// Updates the move-ordering statistics after `m` refuted the node.
+    fn update_cutoff_stats(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        m: Move,
+        depth: i32,
+        quiets: &[Move],
+    ) {
+        if let Some(victim) = captured(pos, m) {
+            self.history
+                .update_capture(piece_slot(pos, m), m, victim, bonus(depth));
+        } else if !m.is_promotion() {
+            self.update_quiet_stats(pos, ply, m, depth, quiets);
+        }
+    }
+
+    /// Null-move pruning: if passing still fails high at reduced depth, the
+    /// node fails high. Returns the score to return, if any.
+    fn null_move(
+        &mut self,
+        pos: &Position,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        static_eval: i32,
+    ) -> Option<i32> {
+        if depth < NMP_MIN_DEPTH
+            || static_eval < beta
+            || self.stack[ply].after_null
+            || beta.abs() >= MATE_BOUND
+            || pos.king_square(pos.side_to_move()).is_none()
+        {
+            return None;
+        }
+        let r = NMP_BASE
+            + depth / NMP_DEPTH_DIV
+            + ((static_eval - beta) / NMP_EVAL_DIV).min(NMP_EVAL_MAX);
+        let mut child = pos.clone();
+        child.set_side_to_move(pos.side_to_move().flip());
+        child.finish();
+        self.keys[self.root_index + ply + 1] = (child.key(), false);
+        self.stack[ply].current = Move::NONE;
+        self.stack[ply].current_slot = 0;
+        let mat = self.stack[ply].material;
+        self.stack[ply + 1].material = -mat;
+        self.stack[ply + 1].after_null = true;
+        let v = -self.search(&child, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+        self.stack[ply + 1].after_null = false;
+        if self.stopped {
+            return None;
+        }
+        (v >= beta).then_some(if v >= MATE_BOUND { beta } else { v })
+    }
+
+    // ---- the root ------------------------------------------------------------
+
+    /// Searches the root moves from `pv_idx` on to `depth` with the window
+    /// (`alpha`, `beta`); the best lands at `pv_idx`. Returns the best
+    /// score, or `None` if the search was stopped.
+    fn root_search(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        pv_idx: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        for rm in &mut self.root_moves[pv_idx..] {
+            rm.score = -INFINITE;
+        }
+        self.clear_pv(0);
+        let mut best = -INFINITE;
+        for i in pv_idx..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            let check = gives_check(pos, m);
+            let child = self.make(pos, m, 0, check);
+            let mut score;
+            if i == pv_idx {
+                score = -self.search(&child, -beta, -alpha, depth - 1, 1, true);
+            } else {
+                score = -self.search(&child, -alpha - 1, -alpha, depth - 1, 1, false);
+                if score > alpha && !self.stopped {
+                    score = -self.search(&child, -beta, -alpha, depth - 1, 1, true);
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            if i == pv_idx || score > alpha {
+                let len = self.pv_len[1].max(1);
+                let mut pv = vec![m];
+                pv.extend_from_slice(&self.pv[1][1..len]);
+                let rm = &mut self.root_moves[i];
+                rm.score = score;
+                rm.pv = pv;
+                rm.seldepth = self.seldepth;
+            }
+            best = best.max(score);
+            if score >= beta || (i == pv_idx && score <= alpha && alpha > -INFINITE) {
+                // Fail high, or the first move fails low: the caller widens
+                // the window and searches again.
+                break;
+            }
+            alpha = alpha.max(score);
+        }
+        // Stable: moves that did not beat alpha keep their order.
+        self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+        (!self.stopped).then_some(best)
+    }
+
+    /// One iteration at `depth` for the `pv_idx`-th line, with an aspiration
+    /// window around the last score from [`ASPIRATION_MIN_DEPTH`] on.
+    /// Returns whether it completed.
+    fn aspiration(&mut self, pos: &Position, depth: u32, pv_idx: usize, multi_pv: usize) -> bool {
+        let prev = self.root_moves[pv_idx].score;
+        let mut delta = self.sh.aspiration_delta;
+        let use_window = delta > 0
+            && multi_pv == 1
+            && depth >= ASPIRATION_MIN_DEPTH
+            && prev > -INFINITE
+            && prev.abs() < MATE_BOUND;
+        let (mut alpha, mut beta) = if use_window {
+            ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            self.seldepth = 0;
+            let Some(score) = self.root_search(pos, depth as i32, pv_idx, alpha, beta) else {
+                return false;
+            };
+            if score <= alpha && alpha > -INFINITE {
+                beta = (alpha + beta) / 2;
+                alpha = if score.abs() >= MATE_BOUND {
+                    -INFINITE
+                } else {
+                    (score - delta).max(-INFINITE)
+                };
+            } else if score >= beta && beta < INFINITE {
+                beta = if score.abs() >= MATE_BOUND {
+                    INFINITE
+                } else {
+                    (score + delta).min(INFINITE)
+                };
+            } else {
+                return true;
+            }
+            delta += delta / 2 + 1;
+        }
+    }
+
+    /// Orders the root moves before the first iteration (TT move, captures).
+    fn order_root(&mut self, pos: &Position) {
+        let tt_move = self.sh.tt.probe(pos.key()).map_or(Move::NONE, |e| e.mv);
+        let sm = &mut self.moves[0];
+        sm.list.clear();
+        for rm in &self.root_moves {
+            sm.list.push(rm.mv);
+        }
+        let hints = OrderHints {
+            tt_move,
+            killers: [Move::NONE; 2],
+            counter: Move::NONE,
+        };
+        sm.score_all(pos, &hints, &self.history);
+        let mut order = Vec::with_capacity(sm.len());
+        for i in 0..sm.len() {
+            order.push(sm.next(i));
+        }
+        self.root_moves
+            .sort_by_key(|rm| order.iter().position(|&m| m == rm.mv));
+    }
+
+    /// Iterative deepening up to `max_depth`. The main thread (`report` is
+    /// `Some`) prints info lines and decides when to stop; helpers search
+    /// until the abort flag is set.
+    pub fn iterate(&mut self, pos: &Position, max_depth: u32, report: Option<&'a Reporter<'a>>) {
+        self.kind = pos.kind();
+        self.report = report;
+        self.stack[0].material = evaluate(pos);
+        self.order_root(pos);
+        let multi_pv = report
+            .map_or(1, |r| r.multi_pv)
+            .clamp(1, self.root_moves.len());
+        let mut last_output: Option<Instant> = None;
+        let mut depth = 1;
+        while depth <= max_depth {
+            // Helpers on odd ids search one ply deeper to diversify.
+            let search_depth = if self.id % 2 == 1 { depth + 1 } else { depth };
+            self.current_depth = search_depth;
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            let mut complete = true;
+            for pv_idx in 0..multi_pv {
+                if !self.aspiration(pos, search_depth, pv_idx, multi_pv) {
+                    complete = false;
+                    break;
+                }
+            }
+            if !complete {
+                break;
+            }
+            self.completed_depth = search_depth.min(max_depth);
+            self.sh.thread_nodes[self.id].store(self.nodes, Ordering::Relaxed);
+            let Some(rep) = report else {
+                depth += 1;
+                if self.sh.abort.load(Ordering::Relaxed) || self.sh.control.stopped() {
+                    break;
+                }
+                continue;
+            };
+            if self.should_stop_after(depth, max_depth) {
+                break;
+            }
+            let due = last_output.is_none_or(|t| t.elapsed().as_millis() as u64 >= rep.pv_interval);
+            if due {
+                last_output = Some(Instant::now());
+                self.last_info = Instant::now();
+                for line in self.info_lines(multi_pv) {
+                    let _ = rep.out.send(line);
+                }
+            }
+            depth += 1;
+        }
+        self.sh.thread_nodes[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+
+    /// After a completed iteration: whether the main thread stops here.
+    fn should_stop_after(&mut self, depth: u32, max_depth: u32) -> bool {
+        if depth >= max_depth || self.sh.control.stopped() || self.sh.abort.load(Ordering::Relaxed)
+        {
+            return true;
+        }
+        if !self.sh.clock_running() {
+            return false;
+        }
+        let best = &self.root_moves[0];
+        if best.score.abs() >= MATE_BOUND {
+            let plies = (super::VALUE_MATE - best.score.abs()) as u32;
+            if depth >= plies + 2 {
+                return true;
+            }
+        }
+        let Some(b) = self.sh.budget else {
+            return false;
+        };
+        let elapsed = self.sh.clock_ms();
+        if self.root_moves.len() == 1 && depth >= 4 {
+            return true;
+        }
+        if elapsed >= b.optimum {
+            return true;
+        }
+        // An iteration takes several times the last; do not start one that
+        // cannot finish (unless unused time is lost anyway).
+        !b.use_all && elapsed * 10 >= b.optimum * 6
+    }
+
+    /// The info lines describing the current root moves.
+    pub fn info_lines(&self, multi_pv: usize) -> Vec<String> {
+        format_info(
+            &self.root_moves,
+            self.completed_depth,
+            multi_pv,
+            self.sh.total_nodes(),
+            self.sh.start.elapsed().as_millis() as u64,
+            self.sh.tt.hashfull(),
+        )
+    }
+}
+
+/// Full `info` lines for the first `multi_pv` root moves (`multipv k` is
+/// printed only when `multi_pv` > 1).
+pub fn format_info(
+    root_moves: &[RootMove],
+    completed_depth: u32,
+    multi_pv: usize,
+    nodes: u64,
+    ms: u64,
+    hashfull: u32,
+) -> Vec<String> {
+    let nps = nodes * 1000 / ms.max(1);
+    let mut lines = Vec::new();
+    for (k, rm) in root_moves.iter().take(multi_pv).enumerate() {
+        // A move not searched to the end of an interrupted iteration shows
+        // its score of the last completed one.
+        let score = if rm.score == -INFINITE {
+            rm.prev_score
+        } else {
+            rm.score
+        };
+        let score = if score == -INFINITE { 0 } else { score };
+        let depth = completed_depth.max(1);
+        let mpv = if multi_pv > 1 {
+            format!(" multipv {}", k + 1)
+        } else {
+            String::new()
+        };
+        let pv: Vec<String> = rm.pv.iter().map(|m| m.to_string()).collect();
+        lines.push(format!(
+            "info depth {depth} seldepth {}{mpv} score {} nodes {nodes} nps {nps} time {ms} hashfull {hashfull} pv {}",
+            rm.seldepth.max(depth as usize),
+            format_score(score),
+            pv.join(" ")
+        ));
+    }
+    lines
+}
