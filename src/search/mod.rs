@@ -66,6 +66,7 @@
 //!   final `info string bench depth D positions N nodes N time T nps X`.
 
 use crate::entering_king::{EnteringKingRule, can_declare, try_rule_move};
+use crate::eval::{EvalKind, Evaluator, Weights};
 use crate::game::Game;
 use crate::movegen::{is_legal, legal_moves};
 use crate::moves::{Move, MoveList};
@@ -169,6 +170,10 @@ pub struct SearchOptions {
     pub candidate_depth: u32,
     /// Least remaining depth where candidate pruning applies (`CandidateMinDepth`).
     pub candidate_min_depth: u32,
+    /// The static evaluation (`Evaluation`).
+    pub evaluation: EvalKind,
+    /// A weights file for the learned evaluation, empty = built in (`EvalFile`).
+    pub eval_file: String,
 }
 
 /// Default of `AspirationDelta` (centipawns; set by measurement, see
@@ -198,6 +203,8 @@ impl Default for SearchOptions {
             candidate_moves: 5,
             candidate_depth: 3,
             candidate_min_depth: 7,
+            evaluation: EvalKind::Learned,
+            eval_file: String::new(),
         }
     }
 }
@@ -342,6 +349,10 @@ pub struct SearchResult {
 #[derive(Debug)]
 pub struct Searcher {
     tt: Tt,
+    /// The learned evaluation's weights (built in or from `EvalFile`).
+    weights: Weights,
+    /// The `EvalFile` the weights came from (empty: built in).
+    eval_file: String,
 }
 
 impl Searcher {
@@ -349,6 +360,38 @@ impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
             tt: Tt::new(hash_mb),
+            weights: Weights::built_in(),
+            eval_file: String::new(),
+        }
+    }
+
+    /// Loads the weights `EvalFile` names (empty: the built-in ones) unless
+    /// they are loaded already. A file that cannot be read or is not a
+    /// complete weights file is refused with the reason, and the built-in
+    /// weights are used.
+    pub fn load_eval(&mut self, eval_file: &str) -> Result<(), String> {
+        if eval_file == self.eval_file {
+            return Ok(());
+        }
+        self.eval_file = eval_file.to_string();
+        if eval_file.is_empty() {
+            self.weights = Weights::built_in();
+            return Ok(());
+        }
+        let loaded = std::fs::read(eval_file)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| Weights::parse(&bytes).map_err(|e| e.to_string()));
+        match loaded {
+            Ok(w) => {
+                self.weights = w;
+                Ok(())
+            }
+            Err(e) => {
+                self.weights = Weights::built_in();
+                Err(format!(
+                    "EvalFile '{eval_file}': {e}; using the built-in weights"
+                ))
+            }
         }
     }
 
@@ -463,6 +506,7 @@ impl Searcher {
             infinite: limits.infinite,
             start,
             aspiration_delta: options.aspiration_delta,
+            eval: Evaluator::new(options.evaluation, &self.weights, pos.kind()),
             candidates: options.candidate_pruning.then_some(CandidateParams {
                 moves: options.candidate_moves.max(1) as usize,
                 depth: options.candidate_depth.max(1) as i32,
@@ -525,7 +569,7 @@ impl Searcher {
         let mut lines = if depth == 0 && best.score == -INFINITE {
             vec![format!(
                 "info depth 0 seldepth 0 score {} nodes {nodes} nps {} time {ms} hashfull {hashfull} pv {}",
-                format_score(crate::eval::evaluate(pos)),
+                format_score(shared.eval.evaluate(pos)),
                 nodes * 1000 / ms.max(1),
                 best.mv
             )]
@@ -539,7 +583,7 @@ impl Searcher {
             best.score
         };
         let score = if score == -INFINITE {
-            crate::eval::evaluate(pos)
+            shared.eval.evaluate(pos)
         } else {
             score
         };

@@ -32,14 +32,14 @@ impl Worker<'_> {
         mate_in_one(pos, &self.mate_list, &CheckInfo::new(pos)).is_some()
     }
 
-    /// Quiescence search of `pos` at `ply` (material in `stack[ply]`).
+    /// Quiescence search of `pos` at `ply` (evaluation in `stack[ply]`).
     pub(super) fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.clear_pv(ply);
         if self.visit() {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        let stand = self.stack[ply].material;
+        let stand = self.stack[ply].eval;
         if ply >= MAX_PLY {
             return stand;
         }

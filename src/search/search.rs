@@ -19,7 +19,7 @@ use super::tt::{Bound, Tt};
 use super::{
     Control, INFINITE, MATE_BOUND, format_score, mate_in, mated_in, score_from_tt, score_to_tt,
 };
-use crate::eval::{evaluate, material_delta};
+use crate::eval::Evaluator;
 use crate::movegen::legal_moves;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -133,6 +133,8 @@ pub struct Shared<'a> {
     pub aspiration_delta: i32,
     /// Forward candidate pruning settings (`None` = off).
     pub candidates: Option<CandidateParams>,
+    /// The static evaluation.
+    pub eval: Evaluator<'a>,
 }
 
 impl Shared<'_> {
@@ -179,8 +181,9 @@ pub struct Reporter<'a> {
 /// What the search keeps per ply of the current path.
 #[derive(Clone, Copy, Debug)]
 pub struct Stack {
-    /// Material balance for the side to move at this ply (kept incrementally).
-    pub material: i32,
+    /// Evaluation for the side to move at this ply (kept incrementally by
+    /// the [`Evaluator`]).
+    pub eval: i32,
     /// Static evaluation (`-INFINITE` when in check).
     pub static_eval: i32,
     /// The move being searched from this ply, [`Move::NONE`] for a null move.
@@ -196,7 +199,7 @@ pub struct Stack {
 impl Default for Stack {
     fn default() -> Self {
         Stack {
-            material: 0,
+            eval: 0,
             static_eval: 0,
             current: Move::NONE,
             current_slot: 0,
@@ -387,17 +390,17 @@ impl<'a> Worker<'a> {
     // ---- bookkeeping -----------------------------------------------------------
 
     /// Plays `m` from the node at `ply`: records the child's key, whether
-    /// `m` checks, and the child's material. Returns the child.
+    /// `m` checks, and the child's evaluation. Returns the child.
     #[inline]
     pub(super) fn make(&mut self, pos: &Position, m: Move, ply: usize, check: bool) -> Position {
         let child = pos.play(m);
         self.keys[self.root_index + ply + 1] = (child.key(), check);
-        let mat = self.stack[ply].material;
+        let eval = self.sh.eval.after(pos, self.stack[ply].eval, m, &child);
         let s = &mut self.stack[ply];
         s.current = m;
         s.current_slot = piece_slot(pos, m);
         let next = &mut self.stack[ply + 1];
-        next.material = -(mat + material_delta(pos, m));
+        next.eval = eval;
         next.after_null = false;
         child
     }
@@ -451,7 +454,7 @@ impl<'a> Worker<'a> {
 
     /// Alpha-beta search of `pos` at distance `ply` from the root; the
     /// caller has recorded `pos` in `keys[root_index + ply]` and its
-    /// material in `stack[ply]`.
+    /// evaluation in `stack[ply]`.
     pub(super) fn search(
         &mut self,
         pos: &Position,
@@ -480,7 +483,7 @@ impl<'a> Worker<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY {
-            return self.stack[ply].material;
+            return self.stack[ply].eval;
         }
         alpha = alpha.max(mated_in(ply));
         beta = beta.min(mate_in(ply + 1));
@@ -509,7 +512,7 @@ impl<'a> Worker<'a> {
         let static_eval = if in_check {
             -INFINITE
         } else {
-            let mut e = self.stack[ply].material;
+            let mut e = self.stack[ply].eval;
             // A TT bound on the right side is a better estimate.
             if let Some((s, b)) = tt_hit
                 && s.abs() < MATE_BOUND
@@ -749,8 +752,7 @@ impl<'a> Worker<'a> {
         self.keys[self.root_index + ply + 1] = (child.key(), false);
         self.stack[ply].current = Move::NONE;
         self.stack[ply].current_slot = 0;
-        let mat = self.stack[ply].material;
-        self.stack[ply + 1].material = -mat;
+        self.stack[ply + 1].eval = -self.stack[ply].eval;
         self.stack[ply + 1].after_null = true;
         let v = -self.search(&child, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
         self.stack[ply + 1].after_null = false;
@@ -885,7 +887,7 @@ impl<'a> Worker<'a> {
     pub fn iterate(&mut self, pos: &Position, max_depth: u32, report: Option<&'a Reporter<'a>>) {
         self.kind = pos.kind();
         self.report = report;
-        self.stack[0].material = evaluate(pos);
+        self.stack[0].eval = self.sh.eval.evaluate(pos);
         self.order_root(pos);
         let multi_pv = report
             .map_or(1, |r| r.multi_pv)

@@ -8,6 +8,7 @@
 //! A rejected `setoption` changes nothing.
 
 use crate::entering_king::EnteringKingRule;
+use crate::eval::EvalKind;
 use crate::rules::BoardKind;
 use crate::search::SearchOptions;
 use crate::sfen::printable;
@@ -24,7 +25,15 @@ pub enum OptionType {
         default: &'static str,
         vars: &'static [&'static str],
     },
+    /// Any text (USI `string`; the empty string is written [`EMPTY_STRING`]).
+    Text { default: &'static str },
 }
+
+/// How USI writes an empty `string` option value.
+pub const EMPTY_STRING: &str = "<empty>";
+
+/// The values of `Evaluation`, in [`EvalKind`] order.
+pub const EVALUATIONS: [&str; 2] = ["Learned", "Material"];
 
 /// One declared option.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,6 +56,9 @@ impl OptionDecl {
             ),
             OptionType::Check { default } => {
                 format!("option name {} type check default {default}", self.name)
+            }
+            OptionType::Text { default } => {
+                format!("option name {} type string default {default}", self.name)
             }
             OptionType::Combo { default, vars } => {
                 let mut line = format!("option name {} type combo default {default}", self.name);
@@ -213,6 +225,21 @@ pub fn declared() -> Vec<OptionDecl> {
             help: "Least remaining depth of a node narrowed by candidate pruning.",
         },
         OptionDecl {
+            name: "Evaluation",
+            kind: OptionType::Combo {
+                default: EVALUATIONS[0],
+                vars: &EVALUATIONS,
+            },
+            help: "Static evaluation: Learned (king-relative piece weights learned from self-play, per board) or Material (material only, to measure the search against material-only engines).",
+        },
+        OptionDecl {
+            name: "EvalFile",
+            kind: OptionType::Text {
+                default: EMPTY_STRING,
+            },
+            help: "Weights file of the learned evaluation (from examples/train_eval.rs), loaded at isready; <empty> = the built-in weights. A bad file is reported and the built-in weights stay.",
+        },
+        OptionDecl {
             name: "USI_Variant",
             kind: OptionType::Combo {
                 default: VARIANTS[0],
@@ -312,6 +339,7 @@ impl EngineOptions {
                     })?;
                 Value::Var(var)
             }
+            OptionType::Text { .. } => Value::Var(text),
         };
         self.assign(decl.name, value);
         Ok(())
@@ -352,6 +380,20 @@ impl EngineOptions {
             ("CandidateMoves", _) => s.candidate_moves = n as u32,
             ("CandidateDepth", _) => s.candidate_depth = n as u32,
             ("CandidateMinDepth", _) => s.candidate_min_depth = n as u32,
+            ("Evaluation", Value::Var(v)) => {
+                s.evaluation = if v.eq_ignore_ascii_case(EVALUATIONS[1]) {
+                    EvalKind::Material
+                } else {
+                    EvalKind::Learned
+                }
+            }
+            ("EvalFile", Value::Var(v)) => {
+                s.eval_file = if *v == EMPTY_STRING {
+                    String::new()
+                } else {
+                    v.to_string()
+                }
+            }
             ("USI_Variant", Value::Var(v)) => {
                 if let Some(kind) = variant_from_name(v) {
                     self.variant = kind;
@@ -390,6 +432,13 @@ impl EngineOptions {
             "CandidateMoves" => s.candidate_moves.to_string(),
             "CandidateDepth" => s.candidate_depth.to_string(),
             "CandidateMinDepth" => s.candidate_min_depth.to_string(),
+            "Evaluation" => match s.evaluation {
+                EvalKind::Learned => EVALUATIONS[0],
+                EvalKind::Material => EVALUATIONS[1],
+            }
+            .to_string(),
+            "EvalFile" if s.eval_file.is_empty() => EMPTY_STRING.to_string(),
+            "EvalFile" => s.eval_file.clone(),
             "USI_Variant" => variant_name(self.variant).to_string(),
             _ => return None,
         })
@@ -408,6 +457,7 @@ mod tests {
                 OptionType::Spin { default, .. } => default.to_string(),
                 OptionType::Check { default } => default.to_string(),
                 OptionType::Combo { default, .. } => default.to_string(),
+                OptionType::Text { default } => default.to_string(),
             };
             assert_eq!(opts.get(d.name), Some(default), "{}", d.name);
         }
@@ -421,6 +471,7 @@ mod tests {
                 OptionType::Spin { max, .. } => max.to_string(),
                 OptionType::Check { default } => (!default).to_string(),
                 OptionType::Combo { vars, .. } => vars[vars.len() - 1].to_string(),
+                OptionType::Text { .. } => "some/file.bin".to_string(),
             };
             opts.set(d.name, Some(&value)).unwrap();
             assert_eq!(opts.get(d.name), Some(value), "{}", d.name);

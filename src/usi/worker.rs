@@ -144,6 +144,14 @@ impl Worker {
         );
     }
 
+    /// Loads the weights `EvalFile` names, if it changed; a bad file gets an
+    /// error line and the built-in weights are used.
+    fn load_eval(&mut self, options: &SearchOptions, out: &Sender<String>) {
+        if let Err(e) = self.searcher.load_eval(&options.eval_file) {
+            let _ = out.send(format!("info string error: {e}"));
+        }
+    }
+
     fn run(&mut self, task: Task, out: &Sender<String>) {
         match task {
             Task::Search {
@@ -154,6 +162,7 @@ impl Worker {
             } => {
                 // A resize deferred by `isready` during a search happens here.
                 self.resize(&options, out);
+                self.load_eval(&options, out);
                 if self.solver.think(&game, &limits, &options, &control, out) {
                     return;
                 }
@@ -165,6 +174,7 @@ impl Worker {
             // stays instant and no game's first move pays for the clear.
             Task::Prepare { options } => {
                 self.resize(&options, out);
+                self.load_eval(&options, out);
                 if self.table_used {
                     self.searcher.clear();
                     self.table_used = false;

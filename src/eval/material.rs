@@ -1,4 +1,5 @@
-//! Static evaluation: material only, for every board.
+//! The material evaluation, for every board (also the piece values used by
+//! move ordering and SEE).
 //!
 //! The score counts the pieces on the board (promoted pieces at their
 //! promoted value) and the pieces in hand (at their unpromoted value plus a

@@ -1,0 +1,139 @@
+//! The features of the learned evaluation: which weights a position switches
+//! on. Shared by the engine ([`super::learned`]) and the trainer
+//! (`examples/train_eval.rs`), so both always agree.
+//!
+//! Every feature belongs to one piece (or one piece in hand) and is seen
+//! from that piece's owner: squares are turned by 180 degrees for gote, so
+//! one weight serves both sides, counted `+1` for a sente piece and `-1` for
+//! a gote piece (the sum is from sente's point of view). A piece of type
+//! `pt` on square `sq` switches on:
+//!
+//! * `PSQ[pt][sq]`: its type and square (this carries the material value);
+//! * `OWN[pt][dy][dx]`: where it stands relative to its own king (not for
+//!   the king itself), the KP term of Bonanza-style evaluations in the
+//!   relative form that needs little data: a gold beside the king, a silver
+//!   in front of it;
+//! * `ENEMY[pt][dy][dx]`: where it stands relative to the enemy king (the
+//!   attack: a gold or a dragon next to the enemy king).
+//!
+//! A hand holding `n` pieces of a type switches on `HAND[pt][1..=n]`: the
+//! k-th piece of a type has its own value (the first pawn in hand is worth
+//! more than the fifth).
+//!
+//! The relative terms are skipped when the king they refer to is absent
+//! (tsume positions). Weights exist per board; the index space is the 9x9
+//! one on every board.
+
+use crate::position::Position;
+use crate::rules::BoardKind;
+use crate::types::{Color, PieceType, SQUARE_COUNT, Square};
+
+/// Piece types, indexed by [`PieceType::index`] (index 0 unused).
+pub const TYPES: usize = PieceType::COUNT;
+/// Width of a relative offset (-8..=8).
+pub const SPAN: usize = 17;
+/// Relative offsets of a piece to a king.
+pub const OFFSETS: usize = SPAN * SPAN;
+/// Most pieces of one type in one hand (18 pawns).
+pub const MAX_HAND: usize = 18;
+
+/// Where the piece-square weights start.
+pub const PSQ_BASE: usize = 0;
+/// Where the weights relative to the own king start.
+pub const OWN_BASE: usize = PSQ_BASE + TYPES * SQUARE_COUNT;
+/// Where the weights relative to the enemy king start.
+pub const ENEMY_BASE: usize = OWN_BASE + TYPES * OFFSETS;
+/// Where the hand weights start (`HAND_BASE + pt * (MAX_HAND + 1) + k`).
+pub const HAND_BASE: usize = ENEMY_BASE + TYPES * OFFSETS;
+/// Number of weights per board.
+pub const FEATURES: usize = HAND_BASE + 8 * (MAX_HAND + 1);
+
+/// A square seen from `color`'s side of a board of `size` files: gote's
+/// squares are turned by 180 degrees. Returns (file, rank).
+#[inline(always)]
+pub fn oriented(size: u8, color: Color, sq: Square) -> (i32, i32) {
+    let (f, r) = (sq.file() as i32, sq.rank() as i32);
+    match color {
+        Color::Sente => (f, r),
+        Color::Gote => (size as i32 - 1 - f, size as i32 - 1 - r),
+    }
+}
+
+/// The index of the offset from a king to a piece, both oriented.
+#[inline(always)]
+fn offset(piece: (i32, i32), king: (i32, i32)) -> usize {
+    let dx = (piece.0 - king.0 + 8) as usize;
+    let dy = (piece.1 - king.1 + 8) as usize;
+    dy * SPAN + dx
+}
+
+/// The features of one piece on the board, for its owner `color`, given the
+/// kings' squares (indexed by colour). Calls `f` with each index.
+#[inline(always)]
+pub fn piece_features(
+    size: u8,
+    kings: [Option<Square>; 2],
+    color: Color,
+    pt: PieceType,
+    sq: Square,
+    mut f: impl FnMut(usize),
+) {
+    let p = oriented(size, color, sq);
+    let t = pt.index();
+    f(PSQ_BASE + t * SQUARE_COUNT + (p.0 * 9 + p.1) as usize);
+    if pt != PieceType::KING
+        && let Some(k) = kings[color.index()]
+    {
+        f(OWN_BASE + t * OFFSETS + offset(p, oriented(size, color, k)));
+    }
+    if let Some(k) = kings[color.flip().index()] {
+        f(ENEMY_BASE + t * OFFSETS + offset(p, oriented(size, color, k)));
+    }
+}
+
+/// The feature of the `k`-th piece (from 1) of type `pt` in a hand.
+#[inline(always)]
+pub fn hand_feature(pt: PieceType, k: usize) -> usize {
+    HAND_BASE + pt.index() * (MAX_HAND + 1) + k.min(MAX_HAND)
+}
+
+/// The kings' squares of `pos`, indexed by colour.
+#[inline(always)]
+pub fn kings(pos: &Position) -> [Option<Square>; 2] {
+    [pos.king_square(Color::Sente), pos.king_square(Color::Gote)]
+}
+
+/// `+1` for sente, `-1` for gote.
+#[inline(always)]
+pub fn sign(color: Color) -> i32 {
+    match color {
+        Color::Sente => 1,
+        Color::Gote => -1,
+    }
+}
+
+/// Every feature of `pos` with its sign (`+1` sente, `-1` gote).
+pub fn for_each_feature(pos: &Position, mut f: impl FnMut(usize, i32)) {
+    let size = pos.kind().size();
+    let kings = kings(pos);
+    for sq in pos.occupied() {
+        let piece = pos.piece_on(sq);
+        let c = piece.color();
+        let s = sign(c);
+        piece_features(size, kings, c, piece.piece_type(), sq, |i| f(i, s));
+    }
+    for c in Color::ALL {
+        let hand = pos.hand(c);
+        for pt in PieceType::HAND {
+            for k in 1..=hand.count(pt) as usize {
+                f(hand_feature(pt, k), sign(c));
+            }
+        }
+    }
+}
+
+/// The index of a board kind's weights in a weights file.
+#[inline]
+pub fn board_index(kind: BoardKind) -> usize {
+    kind as usize
+}

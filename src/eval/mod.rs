@@ -1,0 +1,162 @@
+//! Static evaluation, in centipawns from the side to move's point of view.
+//!
+//! Two evaluations, chosen by the `Evaluation` option ([`EvalKind`]):
+//!
+//! * [`EvalKind::Learned`] (the default): a linear evaluation over
+//!   king-relative piece features and hand counts ([`features`]), with
+//!   weights per board learned from the engine's own games
+//!   (`tools/train_eval.sh`) and built into the binary ([`weights`]);
+//!   `EvalFile` loads another weights file.
+//! * [`EvalKind::Material`]: material only ([`material`]), kept so that the
+//!   search can be measured against other material-only engines on equal
+//!   terms.
+//!
+//! The search keeps the evaluation of each node incrementally: an
+//! [`Evaluator`] gives the child's value from the parent's and the move.
+
+pub mod features;
+pub mod learned;
+pub mod material;
+pub mod weights;
+
+pub use material::{
+    HAND_BONUS_PERCENT, KING_VALUE, PIECE_VALUES, capture_gain, evaluate, hand_value,
+    material_delta, material_sente, piece_value,
+};
+pub use weights::{Weights, WeightsError};
+
+use crate::moves::Move;
+use crate::position::Position;
+use crate::types::Color;
+
+/// Which evaluation the search uses (`Evaluation` option).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EvalKind {
+    /// The learned weights (built in, or `EvalFile`).
+    #[default]
+    Learned,
+    /// Material only.
+    Material,
+}
+
+/// A score from sente's point of view turned to the side to move's.
+#[inline(always)]
+fn from_sente(pos: &Position, s: i32) -> i32 {
+    match pos.side_to_move() {
+        Color::Sente => s,
+        Color::Gote => -s,
+    }
+}
+
+/// An evaluation with its weights for one board.
+#[derive(Clone, Copy, Debug)]
+pub struct Evaluator<'a> {
+    kind: EvalKind,
+    /// The weights of the board searched (unused by the material evaluation).
+    weights: &'a [i16],
+}
+
+impl<'a> Evaluator<'a> {
+    /// The evaluation `kind` with `weights`, for positions on `board`.
+    pub fn new(kind: EvalKind, weights: &'a Weights, board: crate::rules::BoardKind) -> Self {
+        Evaluator {
+            kind,
+            weights: weights.board(board),
+        }
+    }
+
+    /// The value of `pos` for the side to move, computed from scratch.
+    #[inline]
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        match self.kind {
+            EvalKind::Material => evaluate(pos),
+            EvalKind::Learned => from_sente(pos, learned::sum(self.weights, pos)),
+        }
+    }
+
+    /// The value of `child` = `pos` after the legal move `m`, for its side to
+    /// move, given `eval` = the value of `pos` for its side to move.
+    #[inline]
+    pub fn after(&self, pos: &Position, eval: i32, m: Move, child: &Position) -> i32 {
+        match self.kind {
+            EvalKind::Material => -(eval + material_delta(pos, m)),
+            EvalKind::Learned if learned::is_king_move(pos, m) => self.evaluate(child),
+            EvalKind::Learned => -(eval + from_sente(pos, learned::delta(self.weights, pos, m))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::legal_moves;
+    use crate::moves::MoveList;
+    use crate::rules::BoardKind;
+    use crate::sfen::parse_sfen;
+
+    /// Positions on every board, with kings and without, with hands.
+    const POSITIONS: [&str; 4] = [
+        "4k/5/5/+r4/K4 b P 1",
+        "bk1/3/1KB b Pp 1",
+        "3sks3/9/4S4/9/9/9/9/9/9 b 2G 1",
+        "rbsgk/4p/5/P4/KGSBR b - 1",
+    ];
+
+    fn check_incremental(ev: &Evaluator, sfen: &str) {
+        let pos = parse_sfen(sfen).unwrap();
+        let e = ev.evaluate(&pos);
+        let mut list = MoveList::new();
+        legal_moves(&pos, &mut list);
+        for &m in list.iter() {
+            let child = pos.play(m);
+            assert_eq!(
+                ev.after(&pos, e, m, &child),
+                ev.evaluate(&child),
+                "{sfen} {m}"
+            );
+        }
+    }
+
+    #[test]
+    fn incremental_values_match_fresh_ones() {
+        // Arbitrary non-zero weights exercise every feature kind.
+        let mut w = Weights::material();
+        for kind in BoardKind::ALL {
+            for (i, v) in w.board_mut(kind).iter_mut().enumerate() {
+                *v = v.wrapping_add((i as i16).wrapping_mul(31) % 97 - 48);
+            }
+        }
+        let sfens = crate::search::BENCH_POSITIONS
+            .iter()
+            .chain(POSITIONS.iter());
+        for sfen in sfens {
+            let kind = parse_sfen(sfen).unwrap().kind();
+            for ek in [EvalKind::Learned, EvalKind::Material] {
+                check_incremental(&Evaluator::new(ek, &w, kind), sfen);
+            }
+        }
+    }
+
+    #[test]
+    fn material_weights_evaluate_like_material() {
+        let w = Weights::material();
+        let sfens = crate::search::BENCH_POSITIONS
+            .iter()
+            .chain(POSITIONS.iter());
+        for sfen in sfens {
+            let pos = parse_sfen(sfen).unwrap();
+            let learned = Evaluator::new(EvalKind::Learned, &w, pos.kind());
+            assert_eq!(learned.evaluate(&pos), evaluate(&pos), "{sfen}");
+        }
+    }
+
+    #[test]
+    fn built_in_weights_are_symmetric_at_the_start() {
+        let w = Weights::built_in();
+        for kind in BoardKind::ALL {
+            let pos = parse_sfen(kind.start_sfen()).unwrap();
+            let v = Evaluator::new(EvalKind::Learned, &w, kind).evaluate(&pos);
+            assert!(v.abs() < 200, "{kind:?}: {v}");
+        }
+    }
+}
