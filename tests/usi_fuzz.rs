@@ -165,6 +165,7 @@ fn option_line(rng: &mut Rng) -> String {
         }
         (OptionType::Check { .. }, _) => rng.pick(&["true", "false", "TRUE", "1"]).to_string(),
         (OptionType::Combo { vars, .. }, _) => rng.pick(vars).to_string(),
+        (OptionType::Text { default }, _) => rng.pick(&[default, "no_such_file.bin"]).to_string(),
     };
     if rng.chance(5) {
         format!("setoption name {name}")

@@ -43,6 +43,7 @@ fn setoption_accepts_every_declared_option() {
                 .map(|v| v.to_string())
                 .chain([default.to_string()])
                 .collect(),
+            OptionType::Text { default } => vec![default.to_string()],
         };
         for v in values {
             if d.name == "USI_Hash" && v != "1" && v != "16" {
@@ -400,4 +401,44 @@ fn in_order_jobs_answer_before_later_commands() {
     assert!(at("Nodes searched: 719731") < at("Sfen:"), "{lines:?}");
     assert!(at("Sfen:") < at("readyok"), "{lines:?}");
     assert_eq!(at("readyok"), lines.len() - 2, "{lines:?}");
+}
+
+#[test]
+fn a_bad_eval_file_is_reported_and_the_built_in_weights_play() {
+    let mut e = Engine::spawn();
+    e.send("usi");
+    e.until(PATIENCE, |l| l == "usiok");
+    let dir = std::env::temp_dir().join(format!("fukayomi-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let truncated = dir.join("truncated.bin");
+    std::fs::write(&truncated, &b"FKYEVAL1\x01\x02"[..]).unwrap();
+    for file in [dir.join("missing.bin"), truncated] {
+        e.send(&format!("setoption name EvalFile value {}", file.display()));
+        let lines = e.sync();
+        assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+        assert!(lines[0].contains("EvalFile"), "{lines:?}");
+        e.send("position startpos");
+        e.send("go depth 4");
+        let lines = e.until_bestmove(PATIENCE);
+        assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+    }
+    // Back to the built-in weights: no error.
+    e.send("setoption name EvalFile value <empty>");
+    assert_eq!(e.sync(), Vec::<String>::new());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_material_evaluation_stays_selectable() {
+    let mut e = Engine::spawn();
+    e.handshake();
+    e.send("setoption name Evaluation value Material");
+    e.send("position sfen 4k4/9/9/9/9/9/9/9/4K3G w - 1");
+    e.send("go depth 1");
+    let lines = e.until_bestmove(PATIENCE);
+    // Material only: a gold down, whatever gote plays (540 cp).
+    assert!(
+        lines.iter().any(|l| l.contains("score cp -540")),
+        "{lines:?}"
+    );
 }

@@ -103,6 +103,7 @@ fn readme_lists_every_option_as_declared() {
             }
             OptionType::Check { default } => ("check", default.to_string(), "true, false".into()),
             OptionType::Combo { default, vars } => ("combo", default.to_string(), vars.join(", ")),
+            OptionType::Text { default } => ("string", default.to_string(), "a file path".into()),
         };
         let row = format!(
             "| `{}` | {kind} | `{default}` | {range} | {} |",
