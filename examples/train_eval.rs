@@ -2,15 +2,17 @@
 //! `examples/gensfen.rs`.
 //!
 //! Logistic regression: the evaluation `v` (centipawns, side to move)
-//! predicts `sigmoid(v / SCALE)`, fitted by cross-entropy with Adam to the
-//! target `lambda * sigmoid(score / SCALE) + (1 - lambda) * result`. Only
+//! predicts `sigmoid(v / scale)`, fitted by cross-entropy with Adam to the
+//! target `lambda * sigmoid(score / scale) + (1 - lambda) * result`, with
+//! an L2 penalty (`--l2`) on the distance from the starting weights, which
+//! keeps rarely seen features near their prior. Only
 //! quiet positions are used. The features are the engine's own
 //! ([`fukayomi::eval::features`]), so trainer and engine cannot disagree.
 //! Boards not in the data keep the starting weights.
 //!
 //! ```text
 //! cargo run --release --example train_eval -- --init material|builtin|FILE \
-//!     --out src/eval/weights.bin [--epochs 8] [--lambda 0.5] [--lr 1.0] DATA.tsv...
+//!     --out src/eval/weights.bin [--epochs 8] [--lambda 1.0] [--lr 2.0] [--l2 1e-7] DATA.tsv...
 //! ```
 
 use fukayomi::eval::Weights;
@@ -19,11 +21,11 @@ use fukayomi::rules::BoardKind;
 use fukayomi::sfen::parse_sfen;
 use fukayomi::types::Color;
 
-/// Centipawns per unit of the logistic's argument (a score of `SCALE`
+/// Default centipawns per unit of the logistic's argument (`--scale`; a score of that
 /// predicts a 73% winning chance).
-const SCALE: f64 = 600.0;
+const DEFAULT_SCALE: f64 = 600.0;
 /// Positions per gradient step.
-const BATCH: usize = 2048;
+const BATCH: usize = 256;
 /// Share of the data held out to measure the loss.
 const VALIDATION_SHARE: usize = 20;
 /// Adam's moment decays and epsilon.
@@ -44,6 +46,8 @@ struct Sample {
 struct Data {
     features: Vec<(u32, f32)>,
     samples: Vec<Sample>,
+    /// Centipawns per unit of the logistic's argument.
+    scale: f64,
 }
 
 struct Args {
@@ -52,6 +56,8 @@ struct Args {
     epochs: usize,
     lambda: f64,
     lr: f64,
+    l2: f64,
+    scale: f64,
     files: Vec<String>,
 }
 
@@ -60,8 +66,10 @@ fn parse_args() -> Args {
         init: "builtin".into(),
         out: "target/evaldata/weights.bin".into(),
         epochs: 8,
-        lambda: 0.5,
-        lr: 1.0,
+        lambda: 1.0,
+        lr: 2.0,
+        l2: 3e-10,
+        scale: DEFAULT_SCALE,
         files: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -73,6 +81,8 @@ fn parse_args() -> Args {
             "--epochs" => a.epochs = val().parse().expect("--epochs N"),
             "--lambda" => a.lambda = val().parse().expect("--lambda X"),
             "--lr" => a.lr = val().parse().expect("--lr X"),
+            "--l2" => a.l2 = val().parse().expect("--l2 X"),
+            "--scale" => a.scale = val().parse().expect("--scale X"),
             f if f.starts_with("--") => panic!("unknown flag {f}"),
             _ => a.files.push(flag),
         }
@@ -102,6 +112,7 @@ fn load(a: &Args) -> [Data; 3] {
                 continue;
             };
             let d = &mut data[pos.kind() as usize];
+            d.scale = a.scale;
             let stm = if pos.side_to_move() == Color::Sente {
                 1.0
             } else {
@@ -109,7 +120,7 @@ fn load(a: &Args) -> [Data; 3] {
             };
             let start = d.features.len();
             for_each_feature(&pos, |i, s| d.features.push((i as u32, stm * s as f32)));
-            let target = a.lambda * sigmoid(score / SCALE) + (1.0 - a.lambda) * result;
+            let target = a.lambda * sigmoid(score / a.scale) + (1.0 - a.lambda) * result;
             let end = d.features.len();
             d.samples.push(Sample { start, end, target });
         }
@@ -122,7 +133,7 @@ fn predict(w: &[f64], d: &Data, s: &Sample) -> f64 {
         .iter()
         .map(|&(i, x)| w[i as usize] * f64::from(x))
         .sum();
-    sigmoid(v / SCALE)
+    sigmoid(v / d.scale)
 }
 
 /// Mean cross-entropy of `w` over `samples` (minus the target's entropy, so
@@ -151,7 +162,8 @@ fn shuffle<T>(v: &mut [T], mut seed: u64) {
 
 /// Adam over the training samples; returns the trained weights.
 fn train(a: &Args, d: &mut Data, init: &[i16]) -> Vec<f64> {
-    let mut w: Vec<f64> = init.iter().map(|&v| f64::from(v)).collect();
+    let prior: Vec<f64> = init.iter().map(|&v| f64::from(v)).collect();
+    let mut w = prior.clone();
     let mut samples = std::mem::take(&mut d.samples);
     shuffle(&mut samples, 0x1234_5678_9ABC_DEF1);
     let split = samples.len() / VALIDATION_SHARE;
@@ -171,7 +183,7 @@ fn train(a: &Args, d: &mut Data, init: &[i16]) -> Vec<f64> {
         for batch in train.chunks(BATCH) {
             grad.iter_mut().for_each(|g| *g = 0.0);
             for s in batch {
-                let err = (predict(&w, d, s) - s.target) / SCALE;
+                let err = (predict(&w, d, s) - s.target) / d.scale;
                 for &(i, x) in &d.features[s.start..s.end] {
                     grad[i as usize] += err * f64::from(x);
                 }
@@ -179,7 +191,7 @@ fn train(a: &Args, d: &mut Data, init: &[i16]) -> Vec<f64> {
             step += 1;
             let (c1, c2) = (1.0 - BETA1.powi(step), 1.0 - BETA2.powi(step));
             for i in 0..FEATURES {
-                let g = grad[i] / batch.len() as f64;
+                let g = grad[i] / batch.len() as f64 + a.l2 * (w[i] - prior[i]);
                 m[i] = BETA1 * m[i] + (1.0 - BETA1) * g;
                 v[i] = BETA2 * v[i] + (1.0 - BETA2) * g * g;
                 w[i] -= lr * (m[i] / c1) / ((v[i] / c2).sqrt() + EPSILON);

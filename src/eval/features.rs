@@ -20,6 +20,10 @@
 //! k-th piece of a type has its own value (the first pawn in hand is worth
 //! more than the fifth).
 //!
+//! Left and right share weights: a square and its mirror image have one
+//! piece-square weight, and a relative offset counts only the file
+//! distance (halving the weights to learn; the rules are symmetric).
+//!
 //! The relative terms are skipped when the king they refer to is absent
 //! (tsume positions). Weights exist per board; the index space is the 9x9
 //! one on every board.
@@ -59,12 +63,21 @@ pub fn oriented(size: u8, color: Color, sq: Square) -> (i32, i32) {
     }
 }
 
-/// The index of the offset from a king to a piece, both oriented.
+/// The index of the offset from a king to a piece, both oriented; left
+/// and right are one (mirror symmetry: only the file distance counts).
 #[inline(always)]
 fn offset(piece: (i32, i32), king: (i32, i32)) -> usize {
-    let dx = (piece.0 - king.0 + 8) as usize;
+    let dx = (piece.0 - king.0).unsigned_abs() as usize;
     let dy = (piece.1 - king.1 + 8) as usize;
     dy * SPAN + dx
+}
+
+/// The piece-square index of an oriented square, mirrored onto the files
+/// `0..=size/2` (the rules are symmetric under exchanging left and right).
+#[inline(always)]
+fn psq(size: u8, p: (i32, i32)) -> usize {
+    let f = p.0.min(size as i32 - 1 - p.0);
+    (f * 9 + p.1) as usize
 }
 
 /// The features of one piece on the board, for its owner `color`, given the
@@ -80,7 +93,7 @@ pub fn piece_features(
 ) {
     let p = oriented(size, color, sq);
     let t = pt.index();
-    f(PSQ_BASE + t * SQUARE_COUNT + (p.0 * 9 + p.1) as usize);
+    f(PSQ_BASE + t * SQUARE_COUNT + psq(size, p));
     if pt != PieceType::KING
         && let Some(k) = kings[color.index()]
     {
