@@ -145,20 +145,6 @@ impl Weights {
     pub fn board_mut(&mut self, kind: BoardKind) -> &mut [i16] {
         &mut self.boards[board_index(kind)]
     }
-
-    /// The value of piece type `pt` on the board averaged over squares
-    /// (for reports).
-    pub fn mean_piece_value(&self, kind: BoardKind, pt: PieceType) -> i32 {
-        let w = self.board(kind);
-        let n = kind.size() as usize;
-        let mut sum = 0i32;
-        for f in 0..n {
-            for r in 0..n {
-                sum += i32::from(w[PSQ_BASE + pt.index() * SQUARE_COUNT + f * 9 + r]);
-            }
-        }
-        sum / (n * n) as i32
-    }
 }
 
 #[cfg(test)]
