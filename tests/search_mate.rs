@@ -97,7 +97,7 @@ fn timeout_on_stop() {
     control.reset(false);
     let c2 = control.clone();
     let h = std::thread::spawn(move || {
-        let pos = parse_sfen("7nl/6gk1/7p1/8P/9/9/9/9/9 b RS 1").unwrap();
+        let pos = parse_sfen("4k4/9/9/9/9/9/9/9/4K4 b RB 1").unwrap();
         mate_search(&pos, None, 0, &c2)
     });
     std::thread::sleep(Duration::from_millis(30));
@@ -106,7 +106,7 @@ fn timeout_on_stop() {
     assert_eq!(r, MateResult::Timeout);
     // A time limit does the same.
     assert_eq!(
-        go_mate("7nl/6gk1/7p1/8P/9/9/9/9/9 b RS 1", Some(50)),
+        go_mate("4k4/9/9/9/9/9/9/9/4K4 b RB 1", Some(50)),
         "checkmate timeout"
     );
 }

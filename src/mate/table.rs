@@ -1,0 +1,231 @@
+//! The df-pn table: a fixed-size array of clusters, keyed by the board (the
+//! pieces on the board and the side to move, hands excluded) and holding the
+//! attacker's hand beside each entry, so that one lookup applies the
+//! superiority of hands (優越関係):
+//!
+//! - a position proven with attacker hand `H` is proven with any hand `H' ⊇ H`
+//!   (the attacker has every move it had; the defender, holding the rest of
+//!   a fixed set of pieces, has fewer);
+//! - a position disproven with hand `H` is disproven with any hand `H' ⊆ H`.
+//!
+//! The table is one `Vec<u64>` allocated zeroed (the pages are only touched
+//! when used). An entry is four words: board key, packed hand, `pn | dn << 32`
+//! and `len | amount << 16`. An empty slot has amount 0. A full cluster
+//! replaces its entry with the least work (`amount`, the nodes searched below
+//! the entry when it was stored): that is the garbage collection.
+
+use crate::position::{Hand, Position};
+use crate::types::{Color, PieceType};
+use crate::zobrist;
+
+/// Proof or disproof number meaning "infinite" (the other number is 0).
+pub const INF: u32 = u32::MAX;
+/// Words per entry.
+const WORDS: usize = 4;
+/// Entries per cluster.
+const CLUSTER: usize = 8;
+/// Bytes per cluster.
+const CLUSTER_BYTES: usize = WORDS * CLUSTER * 8;
+/// The high bit of every byte of a packed hand (the borrow guard of the
+/// subset test: counts are below 128).
+const HAND_GUARD: u64 = 0x8080_8080_8080_8080;
+/// Entries sampled for `hashfull`.
+const HASHFULL_SAMPLE: usize = 1000;
+
+/// A packed hand: one byte per piece type, indexed by the type's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PackedHand(pub u64);
+
+impl PackedHand {
+    /// Packs `hand`.
+    pub fn new(hand: Hand) -> PackedHand {
+        let mut bits = 0u64;
+        for pt in PieceType::HAND {
+            bits |= (hand.count(pt) as u64) << (8 * pt.index());
+        }
+        PackedHand(bits)
+    }
+
+    /// Whether every count of `self` is at most the count in `other`.
+    #[inline]
+    pub fn is_subset_of(self, other: PackedHand) -> bool {
+        ((other.0 | HAND_GUARD) - self.0) & HAND_GUARD == HAND_GUARD
+    }
+}
+
+/// The key of the board and side to move, hands excluded.
+pub fn board_key(pos: &Position) -> u64 {
+    let mut key = pos.key();
+    for c in Color::ALL {
+        let hand = pos.hand(c);
+        for pt in PieceType::HAND {
+            key ^= zobrist::hand_key(c, pt, hand.count(pt));
+        }
+    }
+    key
+}
+
+/// What the table knows of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// Proof number (0 = proven).
+    pub pn: u32,
+    /// Disproof number (0 = disproven).
+    pub dn: u32,
+    /// For a proof, the length in plies of the mate found.
+    pub len: u16,
+}
+
+/// The fixed-size df-pn table.
+pub struct Table {
+    words: Vec<u64>,
+    clusters: usize,
+}
+
+impl Table {
+    /// A table of about `mib` MiB (at least one cluster).
+    pub fn new(mib: usize) -> Table {
+        let clusters = (mib << 20) / CLUSTER_BYTES;
+        let clusters = clusters.max(1);
+        Table {
+            words: vec![0; clusters * CLUSTER * WORDS],
+            clusters,
+        }
+    }
+
+    #[inline]
+    fn cluster_start(&self, key: u64) -> usize {
+        let index = ((key as u128 * self.clusters as u128) >> 64) as usize;
+        index * CLUSTER * WORDS
+    }
+
+    /// Looks up the position with board key `key` and attacker hand `hand`:
+    /// a proof with a hand the attacker holds at least, a disproof with a
+    /// hand holding at least as much, or the entry of this very hand.
+    pub fn lookup(&self, key: u64, hand: PackedHand) -> Option<Found> {
+        let start = self.cluster_start(key);
+        let mut exact = None;
+        for e in self.words[start..start + CLUSTER * WORDS].chunks_exact(WORDS) {
+            if e[0] != key || e[3] == 0 {
+                continue;
+            }
+            let h = PackedHand(e[1]);
+            let found = unpack(e);
+            if found.pn == 0 && h.is_subset_of(hand) {
+                return Some(found);
+            }
+            if found.dn == 0 && hand.is_subset_of(h) {
+                return Some(found);
+            }
+            if h == hand {
+                exact = Some(found);
+            }
+        }
+        exact
+    }
+
+    /// Stores what is known of a position; `amount` is the work it took.
+    /// A proof or disproof removes the entries of the same board it makes
+    /// redundant.
+    pub fn store(&mut self, key: u64, hand: PackedHand, found: Found, amount: u64) {
+        let start = self.cluster_start(key);
+        let amount = amount.clamp(1, u32::MAX as u64);
+        let mut target = None;
+        let mut weakest = (u64::MAX, start);
+        for i in (start..start + CLUSTER * WORDS).step_by(WORDS) {
+            let e = &mut self.words[i..i + WORDS];
+            let empty = e[3] == 0;
+            if !empty && e[0] == key {
+                let h = PackedHand(e[1]);
+                if h == hand {
+                    target = Some(i);
+                    continue;
+                }
+                let old = unpack(e);
+                let redundant = (found.pn == 0 && hand.is_subset_of(h) && old.pn != 0)
+                    || (found.dn == 0 && h.is_subset_of(hand) && old.dn != 0);
+                if redundant {
+                    e.fill(0);
+                }
+            }
+            let a = if self.words[i + 3] == 0 {
+                0
+            } else {
+                self.words[i + 3] >> 16
+            };
+            if a < weakest.0 {
+                weakest = (a, i);
+            }
+        }
+        let i = target.unwrap_or(weakest.1);
+        let e = &mut self.words[i..i + WORDS];
+        e[0] = key;
+        e[1] = hand.0;
+        e[2] = found.pn as u64 | (found.dn as u64) << 32;
+        e[3] = found.len as u64 | amount << 16;
+    }
+
+    /// Permille of the first entries in use.
+    pub fn hashfull(&self) -> usize {
+        let n = HASHFULL_SAMPLE.min(self.clusters * CLUSTER);
+        let used = (0..n).filter(|i| self.words[i * WORDS + 3] != 0).count();
+        used * 1000 / n.max(1)
+    }
+}
+
+#[inline]
+fn unpack(e: &[u64]) -> Found {
+    Found {
+        pn: e[2] as u32,
+        dn: (e[2] >> 32) as u32,
+        len: e[3] as u16,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hand(counts: &[(PieceType, u8)]) -> PackedHand {
+        let mut bits = 0;
+        for &(pt, n) in counts {
+            bits |= (n as u64) << (8 * pt.index());
+        }
+        PackedHand(bits)
+    }
+
+    #[test]
+    fn subset_is_per_piece_type() {
+        let g = hand(&[(PieceType::GOLD, 1)]);
+        let gs = hand(&[(PieceType::GOLD, 1), (PieceType::SILVER, 1)]);
+        let p18 = hand(&[(PieceType::PAWN, 18)]);
+        assert!(g.is_subset_of(gs));
+        assert!(!gs.is_subset_of(g));
+        assert!(g.is_subset_of(g));
+        assert!(!p18.is_subset_of(gs));
+        assert!(PackedHand(0).is_subset_of(p18));
+    }
+
+    #[test]
+    fn proofs_and_disproofs_carry_over_by_superiority() {
+        let mut t = Table::new(1);
+        let g = hand(&[(PieceType::GOLD, 1)]);
+        let gs = hand(&[(PieceType::GOLD, 1), (PieceType::SILVER, 1)]);
+        let proven = Found {
+            pn: 0,
+            dn: INF,
+            len: 3,
+        };
+        t.store(42, g, proven, 10);
+        assert_eq!(t.lookup(42, gs), Some(proven));
+        assert_eq!(t.lookup(42, PackedHand(0)), None);
+        let disproven = Found {
+            pn: INF,
+            dn: 0,
+            len: 0,
+        };
+        t.store(7, gs, disproven, 10);
+        assert_eq!(t.lookup(7, g), Some(disproven));
+        assert_eq!(t.lookup(7, hand(&[(PieceType::ROOK, 1)])), None);
+    }
+}
