@@ -3,7 +3,9 @@
 
 use crossbeam_channel::unbounded;
 use fukayomi::game::Game;
-use fukayomi::movegen::{has_legal_move, is_legal};
+use fukayomi::movegen::{has_legal_move, is_legal, legal_moves};
+use fukayomi::moves::MoveList;
+use fukayomi::position::Position;
 use fukayomi::search::{Control, Limits, MateResult, SearchOptions, Searcher, mate_search};
 use fukayomi::sfen::{parse_move, parse_sfen};
 use std::time::Duration;
@@ -108,5 +110,101 @@ fn timeout_on_stop() {
     assert_eq!(
         go_mate("4k4/9/9/9/9/9/9/9/4K4 b RB 1", Some(50)),
         "checkmate timeout"
+    );
+}
+
+/// An independent reference: the shortest mate by plain iterative deepening
+/// over the AND/OR tree (no table, no proof numbers), up to `max` plies.
+/// Exponential: only for small positions.
+fn shortest_mate(pos: &Position, max: usize) -> Option<usize> {
+    (1..=max).step_by(2).find(|&d| attacker_wins(pos, d))
+}
+
+fn attacker_wins(pos: &Position, depth: usize) -> bool {
+    let mut list = MoveList::new();
+    legal_moves(pos, &mut list);
+    list.iter().any(|&m| {
+        let child = pos.play(m);
+        child.in_check() && defender_loses(&child, depth - 1)
+    })
+}
+
+fn defender_loses(pos: &Position, depth: usize) -> bool {
+    let mut list = MoveList::new();
+    legal_moves(pos, &mut list);
+    if list.is_empty() {
+        return true;
+    }
+    depth > 0 && list.iter().all(|&m| attacker_wins(&pos.play(m), depth - 1))
+}
+
+/// `go mate` on `sfen`: the line's length after [`verify`].
+fn solved_len(sfen: &str) -> usize {
+    let line = go_mate(sfen, Some(60_000));
+    assert!(
+        line.starts_with("checkmate ") && !line.ends_with("nomate") && !line.ends_with("timeout"),
+        "{sfen}: {line}"
+    );
+    verify(sfen, &line)
+}
+
+#[test]
+fn small_board_mates_match_the_reference_search() {
+    let cases = [
+        "2k/3/K2 b SS 1",
+        "2k/3/K2 b BS 1",
+        "2k/3/K2 b GS 1",
+        "k2/3/2K b RB 1",
+        "1k1/3/3 b GG 1",
+        "4k/5/2K2/5/5 b SS 1",
+        "3k1/5/5/2K2/5 b SGG 1",
+        "4k/5/5/5/K4 b GGS 1",
+        "2k2/5/5/5/K4 b RGS 1",
+        "4k/3p1/5/5/K4 b RG 1",
+        "k4/5/5/5/4K b BGS 1",
+    ];
+    for sfen in cases {
+        let pos = parse_sfen(sfen).unwrap();
+        let want = shortest_mate(&pos, 9);
+        match want {
+            Some(n) => assert_eq!(solved_len(sfen), n, "{sfen}"),
+            None => {
+                let line = go_mate(sfen, Some(60_000));
+                if line.starts_with("checkmate ")
+                    && !line.ends_with("nomate")
+                    && !line.ends_with("timeout")
+                {
+                    // A mate longer than the reference looked: still a mate.
+                    verify(sfen, &line);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn kingless_mate_the_old_search_called_nomate() {
+    // G*5b 4a5b G*4b mates; the old search answered nomate without sente's king.
+    assert_eq!(solved_len("3sks3/9/4S4/9/9/9/9/9/9 b 2G 1"), 3);
+}
+
+#[test]
+fn a_mate_that_needs_a_non_promotion() {
+    // Only the unpromoted knight on 2c checks the boxed-in king.
+    let sfen = "7nk/7bn/9/9/6N2/9/9/9/9 b - 1";
+    assert_eq!(go_mate(sfen, Some(10_000)), "checkmate 3e2c");
+}
+
+#[test]
+fn pawn_drop_mate_is_not_a_mate() {
+    // P*1b would mate (the knight on 2d guards it): illegal, nothing else mates.
+    assert_eq!(
+        go_mate("7nk/7p1/9/7N1/9/9/9/9/9 b P 1", Some(10_000)),
+        "checkmate nomate"
+    );
+    // With a gold as well, the gold drop is the mate.
+    assert_eq!(
+        go_mate("7nk/7p1/9/7N1/9/9/9/9/9 b GP 1", Some(10_000)),
+        "checkmate G*1b"
     );
 }

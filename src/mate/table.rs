@@ -9,8 +9,9 @@
 //! - a position disproven with hand `H` is disproven with any hand `H' ⊆ H`.
 //!
 //! The table is one `Vec<u64>` allocated zeroed (the pages are only touched
-//! when used). An entry is four words: board key, packed hand, `pn | dn << 32`
-//! and `len | amount << 16`. An empty slot has amount 0. A full cluster
+//! when used). A cluster holds its eight board keys first (one cache line
+//! to scan), then per entry three words: packed hand, `pn | dn << 32` and
+//! `len | amount << 16`. An empty slot has amount 0. A full cluster
 //! replaces its entry with the least work (`amount`, the nodes searched below
 //! the entry when it was stored): that is the garbage collection.
 
@@ -104,12 +105,17 @@ impl Table {
     /// hand holding at least as much, or the entry of this very hand.
     pub fn lookup(&self, key: u64, hand: PackedHand) -> Option<Found> {
         let start = self.cluster_start(key);
+        let cluster = &self.words[start..start + CLUSTER * WORDS];
         let mut exact = None;
-        for e in self.words[start..start + CLUSTER * WORDS].chunks_exact(WORDS) {
-            if e[0] != key || e[3] == 0 {
+        for slot in 0..CLUSTER {
+            if cluster[slot] != key {
                 continue;
             }
-            let h = PackedHand(e[1]);
+            let e = data(cluster, slot);
+            if e[2] == 0 {
+                continue;
+            }
+            let h = PackedHand(e[0]);
             let found = unpack(e);
             if found.pn == 0 && h.is_subset_of(hand) {
                 return Some(found);
@@ -130,15 +136,16 @@ impl Table {
     pub fn store(&mut self, key: u64, hand: PackedHand, found: Found, amount: u64) {
         let start = self.cluster_start(key);
         let amount = amount.clamp(1, u32::MAX as u64);
+        let cluster = &mut self.words[start..start + CLUSTER * WORDS];
         let mut target = None;
-        let mut weakest = (u64::MAX, start);
-        for i in (start..start + CLUSTER * WORDS).step_by(WORDS) {
-            let e = &mut self.words[i..i + WORDS];
-            let empty = e[3] == 0;
-            if !empty && e[0] == key {
-                let h = PackedHand(e[1]);
+        let mut weakest = (u64::MAX, 0);
+        for slot in 0..CLUSTER {
+            let same_board = cluster[slot] == key;
+            let e = data_mut(cluster, slot);
+            if same_board && e[2] != 0 {
+                let h = PackedHand(e[0]);
                 if h == hand {
-                    target = Some(i);
+                    target = Some(slot);
                     continue;
                 }
                 let old = unpack(e);
@@ -148,37 +155,52 @@ impl Table {
                     e.fill(0);
                 }
             }
-            let a = if self.words[i + 3] == 0 {
-                0
-            } else {
-                self.words[i + 3] >> 16
-            };
+            let a = e[2] >> 16;
             if a < weakest.0 {
-                weakest = (a, i);
+                weakest = (a, slot);
             }
         }
-        let i = target.unwrap_or(weakest.1);
-        let e = &mut self.words[i..i + WORDS];
-        e[0] = key;
-        e[1] = hand.0;
-        e[2] = found.pn as u64 | (found.dn as u64) << 32;
-        e[3] = found.len as u64 | amount << 16;
+        let slot = target.unwrap_or(weakest.1);
+        cluster[slot] = key;
+        let e = data_mut(cluster, slot);
+        e[0] = hand.0;
+        e[1] = found.pn as u64 | (found.dn as u64) << 32;
+        e[2] = found.len as u64 | amount << 16;
     }
 
     /// Permille of the first entries in use.
     pub fn hashfull(&self) -> usize {
         let n = HASHFULL_SAMPLE.min(self.clusters * CLUSTER);
-        let used = (0..n).filter(|i| self.words[i * WORDS + 3] != 0).count();
+        let used = (0..n)
+            .filter(|&i| {
+                let start = (i / CLUSTER) * CLUSTER * WORDS;
+                data(&self.words[start..start + CLUSTER * WORDS], i % CLUSTER)[2] != 0
+            })
+            .count();
         used * 1000 / n.max(1)
     }
+}
+
+/// The three data words (hand, numbers, length and amount) of `slot`: the
+/// cluster holds its keys first (one cache line to scan), then the data.
+#[inline]
+fn data(cluster: &[u64], slot: usize) -> &[u64] {
+    let i = CLUSTER + slot * (WORDS - 1);
+    &cluster[i..i + WORDS - 1]
+}
+
+#[inline]
+fn data_mut(cluster: &mut [u64], slot: usize) -> &mut [u64] {
+    let i = CLUSTER + slot * (WORDS - 1);
+    &mut cluster[i..i + WORDS - 1]
 }
 
 #[inline]
 fn unpack(e: &[u64]) -> Found {
     Found {
-        pn: e[2] as u32,
-        dn: (e[2] >> 32) as u32,
-        len: e[3] as u16,
+        pn: e[1] as u32,
+        dn: (e[1] >> 32) as u32,
+        len: e[2] as u16,
     }
 }
 
