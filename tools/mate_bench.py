@@ -189,7 +189,7 @@ def main():
             if kind == "mate" and problems[i][1] == length:
                 published += 1
         total = sum(r[2] for r in rows)
-        with_len = sum(1 for p in problems if p[1] is not None)
+        with_len = sum(1 for p in problems if p[1])
         print(f"{name}\t{n['mate']}\t{n['nomate']}\t{n['timeout']}\t{n['wrong']}\t{published}/{with_len}\t{total:.1f}")
     # Problems some engine solved and another did not.
     names = list(results)

@@ -31,7 +31,7 @@ use crate::movegen::{count_legal_moves, legal_moves};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::search::tactics::CheckInfo;
-use crate::types::Color;
+use crate::types::{Color, Square};
 use std::collections::HashMap;
 
 /// Largest non-terminal proof or disproof number.
@@ -340,9 +340,10 @@ impl<'t> Dfpn<'t> {
             });
             children.push(Child { mv, value });
         }
+        // Drops last, grouped by square (see `aggregate`).
         let rank = |m: Move| {
             if m.is_drop() {
-                2
+                2 + m.to().index()
             } else if Some(m.from()) == king || !pos.piece_on(m.to()).is_none() {
                 0
             } else {
@@ -408,17 +409,40 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
         let mut dn = INF;
         let mut len = 0u16;
         let mut absolute_disproof = false;
+        // Interpositions by drops on one square count once (their largest
+        // pn): they are alike, and summing them would make every distant
+        // check look hopeless. Exact for proofs: the max is 0 only when all
+        // are 0.
+        let mut group: Option<(Square, u32)> = None;
+        let sum = |pn: u32, n: u32| {
+            if n == INF || pn == INF {
+                INF
+            } else {
+                add(pn, n)
+            }
+        };
         for c in children {
             dn = dn.min(c.value.dn);
             if c.value.dn == 0 && !c.value.path_dependent {
                 absolute_disproof = true;
             }
-            pn = if c.value.pn == INF || pn == INF {
-                INF
-            } else {
-                add(pn, c.value.pn)
-            };
             len = len.max(c.value.len.saturating_add(1));
+            if c.mv.is_drop() {
+                match group {
+                    Some((sq, max)) if sq == c.mv.to() => {
+                        group = Some((sq, max.max(c.value.pn)));
+                        continue;
+                    }
+                    Some((_, max)) => pn = sum(pn, max),
+                    None => {}
+                }
+                group = Some((c.mv.to(), c.value.pn));
+            } else {
+                pn = sum(pn, c.value.pn);
+            }
+        }
+        if let Some((_, max)) = group {
+            pn = sum(pn, max);
         }
         if dn == 0 {
             return NodeValue {

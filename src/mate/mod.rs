@@ -44,6 +44,10 @@ const SOLVER_STACK: usize = 512 << 20;
 const INFO_INTERVAL_MS: u128 = 1000;
 /// Nodes the answer line may spend re-proving replaced entries.
 const LINE_NODE_LIMIT: u64 = 50_000_000;
+/// Nodes the line shortening may spend, per node of the proof.
+const SHORTEN_NODE_FACTOR: u64 = 1;
+/// Nodes the line shortening may spend besides.
+const SHORTEN_MIN_NODES: u64 = 1024;
 /// Share (in percent) of the remaining time the line shortening may take.
 const SHORTEN_SHARE_PERCENT: u64 = 50;
 
@@ -234,7 +238,9 @@ fn shorten(dfpn: &mut Dfpn<'_>, pos: &Position, clock: &mut Clock<'_>) {
         let share = d.saturating_sub(now) * SHORTEN_SHARE_PERCENT / 100;
         clock.deadline = Some(now + share);
     }
-    clock.node_limit = proof_nodes.saturating_mul(2).saturating_add(1 << 16);
+    clock.node_limit = proof_nodes
+        .saturating_mul(SHORTEN_NODE_FACTOR)
+        .saturating_add(SHORTEN_MIN_NODES);
     pv::shorten(dfpn, pos, clock);
     dfpn.stopped = false;
     clock.deadline = saved_deadline;
