@@ -54,6 +54,8 @@ pub struct NodeValue {
     pub len: u16,
     /// Whether a disproof depends on the current path (repetition or cap).
     pub path_dependent: bool,
+    /// Whether a disproof holds only within the length limit.
+    pub depth_limited: bool,
 }
 
 impl NodeValue {
@@ -62,18 +64,28 @@ impl NodeValue {
         dn: INF,
         len: 0,
         path_dependent: false,
+        depth_limited: false,
     };
     const REPETITION: NodeValue = NodeValue {
         pn: INF,
         dn: 0,
         len: 0,
         path_dependent: true,
+        depth_limited: false,
+    };
+    const DEPTH_CUT: NodeValue = NodeValue {
+        pn: INF,
+        dn: 0,
+        len: 0,
+        path_dependent: false,
+        depth_limited: true,
     };
     const DISPROVEN: NodeValue = NodeValue {
         pn: INF,
         dn: 0,
         len: 0,
         path_dependent: false,
+        depth_limited: false,
     };
 
     fn from_found(f: Found) -> NodeValue {
@@ -82,6 +94,7 @@ impl NodeValue {
             dn: f.dn,
             len: f.len,
             path_dependent: false,
+            depth_limited: false,
         }
     }
 
@@ -116,6 +129,10 @@ pub struct Dfpn<'t> {
     pub stopped: bool,
     /// Whether the ply cap cut a path (disproofs then are not trusted).
     pub capped: bool,
+    /// Longest mate searched, in plies from the root (`usize::MAX` = any):
+    /// an attacker node at this ply is a disproof for this path, and a
+    /// proof longer than what is left counts as unknown.
+    pub limit: usize,
     next_poll: u64,
 }
 
@@ -142,6 +159,7 @@ impl<'t> Dfpn<'t> {
             nodes: 0,
             stopped: false,
             capped: false,
+            limit: usize::MAX,
             next_poll: POLL_INTERVAL,
         }
     }
@@ -174,10 +192,47 @@ impl<'t> Dfpn<'t> {
             .map(NodeValue::from_found)
     }
 
+    /// What the table knows of `pos` at `ply`, within the length limit.
+    fn probe_at(&self, pos: &Position, ply: usize) -> Option<NodeValue> {
+        let v = self.probe(pos)?;
+        let left = self.limit.saturating_sub(ply);
+        if v.pn == 0 {
+            return (v.len as usize <= left).then_some(v);
+        }
+        if v.dn != 0 && v.len as usize > left {
+            // A stored bound: no mate within `len - 1` plies.
+            return Some(NodeValue::DEPTH_CUT);
+        }
+        Some(NodeValue { len: 0, ..v })
+    }
+
     fn store(&mut self, pos: &Position, v: NodeValue, amount: u64) {
+        self.store_at(pos, v, amount, 0);
+    }
+
+    /// Stores `v` of `pos` reached at `ply`. A disproof within the length
+    /// limit is stored as a non-terminal entry whose `len` is a lower bound
+    /// of the mate's length (no mate within `len - 1` plies); a
+    /// non-terminal entry otherwise has `len` 0.
+    fn store_at(&mut self, pos: &Position, v: NodeValue, amount: u64, ply: usize) {
         if v.dn == 0 && v.path_dependent {
             return;
         }
+        let v = if v.dn == 0 && v.depth_limited {
+            let left = self.limit.saturating_sub(ply);
+            let Ok(bound) = u16::try_from(left + 1) else {
+                return;
+            };
+            NodeValue {
+                pn: SAT,
+                dn: 1,
+                len: bound,
+                path_dependent: false,
+                depth_limited: false,
+            }
+        } else {
+            v
+        };
         let hand = PackedHand::new(pos.hand(self.attacker));
         let found = Found {
             pn: v.pn,
@@ -214,7 +269,7 @@ impl<'t> Dfpn<'t> {
                 self.stopped = true;
             }
         }
-        let known = self.probe(pos);
+        let known = self.probe_at(pos, ply);
         if let Some(v) = known
             && (v.is_terminal() || v.pn >= thpn || v.dn >= thdn || self.stopped)
         {
@@ -226,11 +281,15 @@ impl<'t> Dfpn<'t> {
                 dn: 1,
                 len: 0,
                 path_dependent: false,
+                depth_limited: false,
             };
         }
         if ply >= MAX_PLY {
             self.capped = true;
             return NodeValue::REPETITION;
+        }
+        if ply >= self.limit && pos.side_to_move() == self.attacker {
+            return NodeValue::DEPTH_CUT;
         }
         self.search_node(pos, ply, thpn, thdn, poll)
     }
@@ -253,9 +312,9 @@ impl<'t> Dfpn<'t> {
     ) -> NodeValue {
         let or_node = pos.side_to_move() == self.attacker;
         let mut children = if or_node {
-            self.expand_or(pos)
+            self.expand_or(pos, ply)
         } else {
-            self.expand_and(pos)
+            self.expand_and(pos, ply)
         };
         let start = self.nodes;
         let key = pos.key();
@@ -280,25 +339,25 @@ impl<'t> Dfpn<'t> {
             children[best].value = self.mid(&child, ply + 1, cthpn, cthdn, poll);
         };
         self.leave(key);
-        self.store(pos, value, self.nodes - start + 1);
+        self.store_at(pos, value, self.nodes - start + 1, ply);
         value
     }
 
     /// The value of a new child position without searching it.
-    fn initial(&mut self, child: &Position) -> Option<NodeValue> {
+    fn initial(&mut self, child: &Position, ply: usize) -> Option<NodeValue> {
         if self.on_path(child.key()) {
             return Some(NodeValue::REPETITION);
         }
-        self.probe(child)
+        self.probe_at(child, ply)
     }
 
     /// The attacker's checks from `pos`, each with its child's numbers.
-    fn expand_or(&mut self, pos: &Position) -> Vec<Child> {
+    fn expand_or(&mut self, pos: &Position, ply: usize) -> Vec<Child> {
         let list = checks(pos);
         let mut children = Vec::with_capacity(list.len());
         for &mv in list.iter() {
             let child = pos.play(mv);
-            let value = match self.initial(&child) {
+            let value = match self.initial(&child, ply + 1) {
                 Some(v) => v,
                 None => {
                     let replies = count_legal_moves(&child) as u32;
@@ -311,6 +370,7 @@ impl<'t> Dfpn<'t> {
                             dn: 1,
                             len: 0,
                             path_dependent: false,
+                            depth_limited: false,
                         }
                     }
                 }
@@ -325,18 +385,19 @@ impl<'t> Dfpn<'t> {
     }
 
     /// The defender's replies from `pos`, king moves and captures first.
-    fn expand_and(&mut self, pos: &Position) -> Vec<Child> {
+    fn expand_and(&mut self, pos: &Position, ply: usize) -> Vec<Child> {
         let mut list = MoveList::new();
         legal_moves(pos, &mut list);
         let king = pos.king_square(pos.side_to_move());
         let mut children = Vec::with_capacity(list.len());
         for &mv in list.iter() {
             let child = pos.play(mv);
-            let value = self.initial(&child).unwrap_or(NodeValue {
+            let value = self.initial(&child, ply + 1).unwrap_or(NodeValue {
                 pn: 1,
                 dn: 1,
                 len: 0,
                 path_dependent: false,
+                depth_limited: false,
             });
             children.push(Child { mv, value });
         }
@@ -374,6 +435,7 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
         let mut dn = 0u32;
         let mut len = u16::MAX;
         let mut path_dependent = false;
+        let mut depth_limited = false;
         for c in children {
             pn = pn.min(c.value.pn);
             dn = if c.value.dn == INF || dn == INF {
@@ -385,6 +447,7 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
                 len = len.min(c.value.len.saturating_add(1));
             }
             path_dependent |= c.value.path_dependent;
+            depth_limited |= c.value.depth_limited;
         }
         if pn == 0 {
             return NodeValue {
@@ -392,6 +455,7 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
                 dn: INF,
                 len,
                 path_dependent: false,
+                depth_limited: false,
             };
         }
         let dn = if dn == INF { SAT } else { dn };
@@ -400,6 +464,7 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
             dn,
             len: 0,
             path_dependent: dn == 0 && path_dependent,
+            depth_limited: dn == 0 && depth_limited,
         }
     } else {
         if children.is_empty() {
@@ -408,7 +473,10 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
         let mut pn = 0u32;
         let mut dn = INF;
         let mut len = 0u16;
+        // The best disproof among the children: absolute, else within the
+        // length limit, else path-dependent.
         let mut absolute_disproof = false;
+        let mut limited_disproof = false;
         // Interpositions by drops on one square count once (their largest
         // pn): they are alike, and summing them would make every distant
         // check look hopeless. Exact for proofs: the max is 0 only when all
@@ -424,7 +492,11 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
         for c in children {
             dn = dn.min(c.value.dn);
             if c.value.dn == 0 && !c.value.path_dependent {
-                absolute_disproof = true;
+                if c.value.depth_limited {
+                    limited_disproof = true;
+                } else {
+                    absolute_disproof = true;
+                }
             }
             len = len.max(c.value.len.saturating_add(1));
             if c.mv.is_drop() {
@@ -449,7 +521,8 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
                 pn: INF,
                 dn: 0,
                 len: 0,
-                path_dependent: !absolute_disproof,
+                path_dependent: !absolute_disproof && !limited_disproof,
+                depth_limited: !absolute_disproof && limited_disproof,
             };
         }
         let pn = if pn == INF { SAT } else { pn };
@@ -458,6 +531,7 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
             dn,
             len: if pn == 0 { len } else { 0 },
             path_dependent: false,
+            depth_limited: false,
         }
     }
 }

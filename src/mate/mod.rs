@@ -45,9 +45,9 @@ const INFO_INTERVAL_MS: u128 = 1000;
 /// Nodes the answer line may spend re-proving replaced entries.
 const LINE_NODE_LIMIT: u64 = 50_000_000;
 /// Nodes the line shortening may spend, per node of the proof.
-const SHORTEN_NODE_FACTOR: u64 = 1;
+const SHORTEN_NODE_FACTOR: u64 = 2;
 /// Nodes the line shortening may spend besides.
-const SHORTEN_MIN_NODES: u64 = 1024;
+const SHORTEN_MIN_NODES: u64 = 4096;
 /// Share (in percent) of the remaining time the line shortening may take.
 const SHORTEN_SHARE_PERCENT: u64 = 50;
 
@@ -228,8 +228,10 @@ fn run(
     (result, dfpn.nodes)
 }
 
-/// Spends part of the remaining time looking for shorter mates (see
-/// [`pv::shorten`]), bounded by nodes when there is no time limit.
+/// Spends part of the remaining time looking for shorter mates: df-pn again
+/// with the length limited to two plies less than the mate known, until no
+/// such mate exists (the mate is then a shortest one), or the share of time
+/// or nodes is spent. Bounded by nodes when there is no time limit.
 fn shorten(dfpn: &mut Dfpn<'_>, pos: &Position, clock: &mut Clock<'_>) {
     let proof_nodes = dfpn.nodes;
     let saved_deadline = clock.deadline;
@@ -241,7 +243,16 @@ fn shorten(dfpn: &mut Dfpn<'_>, pos: &Position, clock: &mut Clock<'_>) {
     clock.node_limit = proof_nodes
         .saturating_mul(SHORTEN_NODE_FACTOR)
         .saturating_add(SHORTEN_MIN_NODES);
-    pv::shorten(dfpn, pos, clock);
+    let mut best = dfpn.probe(pos).map_or(0, |v| v.len as usize);
+    while best >= 3 && !dfpn.stopped {
+        dfpn.limit = best - 2;
+        let v = dfpn.mid(pos, 0, INF, INF, clock);
+        if v.pn != 0 {
+            break;
+        }
+        best = v.len as usize;
+    }
+    dfpn.limit = usize::MAX;
     dfpn.stopped = false;
     clock.deadline = saved_deadline;
     clock.node_limit = u64::MAX;

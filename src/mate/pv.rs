@@ -1,4 +1,4 @@
-//! The answer line of a proven position, and the search for shorter mates.
+//! The answer line of a proven position.
 //!
 //! Every proven entry holds the length of the mate it was proven with (an
 //! upper bound of the true distance: min over the attacker's proven checks
@@ -17,10 +17,6 @@ use crate::position::Position;
 
 /// Longest line followed, in plies.
 const MAX_LINE: usize = super::dfpn::MAX_PLY;
-/// First pn/dn threshold of the shortening rounds.
-const SHORTEN_FIRST_THRESHOLD: u32 = 4;
-/// Growth factor of the threshold between rounds.
-const SHORTEN_GROWTH: u32 = 4;
 
 /// The next move of the line from `pos`, or `None` at the end.
 enum Step {
@@ -171,85 +167,4 @@ pub fn principal_line(
         log::error!("mate line failed its check: {line:?}");
         None
     }
-}
-
-/// Re-stores the lengths along `positions` (the line's positions, root
-/// first) from their children's entries, deepest first, so that a shorter
-/// mate found below reaches the root.
-fn refresh_lengths(dfpn: &mut Dfpn<'_>, positions: &[Position]) {
-    let attacker = positions[0].side_to_move();
-    for pos in positions.iter().rev() {
-        let len = if pos.side_to_move() == attacker {
-            best_check(dfpn, pos).map(|(_, l)| l + 1)
-        } else {
-            and_length(dfpn, pos)
-        };
-        if let Some(len) = len {
-            dfpn.store_proof(pos, len);
-        }
-    }
-}
-
-/// One plus the longest proven reply of the defender, if all are proven.
-fn and_length(dfpn: &Dfpn<'_>, pos: &Position) -> Option<u16> {
-    let mut list = MoveList::new();
-    legal_moves(pos, &mut list);
-    let mut len = 0;
-    for &m in list.iter() {
-        match dfpn.probe(&pos.play(m)) {
-            Some(NodeValue { pn: 0, len: l, .. }) => len = len.max(l + 1),
-            _ => return None,
-        }
-    }
-    Some(len)
-}
-
-/// Looks for shorter mates: in rounds of growing thresholds, searches the
-/// unsolved checks at every attacker node of the current line, then
-/// refreshes the lengths along it, until the poll stops it or a round with
-/// the largest threshold changes nothing.
-pub fn shorten(dfpn: &mut Dfpn<'_>, root: &Position, poll: &mut dyn Poll) {
-    let attacker = root.side_to_move();
-    let mut threshold = SHORTEN_FIRST_THRESHOLD;
-    while !dfpn.stopped {
-        let Some((_, positions)) = line_positions(dfpn, root, poll) else {
-            return;
-        };
-        let mut open = false;
-        for (ply, pos) in positions.iter().enumerate() {
-            dfpn.enter(pos.key());
-            if pos.side_to_move() == attacker && !dfpn.stopped {
-                open |= search_open_checks(dfpn, pos, ply, threshold, poll);
-            }
-        }
-        for pos in &positions {
-            dfpn.leave(pos.key());
-        }
-        refresh_lengths(dfpn, &positions);
-        if !open {
-            return;
-        }
-        threshold = threshold.saturating_mul(SHORTEN_GROWTH);
-    }
-}
-
-/// Searches every unsolved check of `pos` up to `threshold`; returns whether
-/// there was one.
-fn search_open_checks(
-    dfpn: &mut Dfpn<'_>,
-    pos: &Position,
-    ply: usize,
-    threshold: u32,
-    poll: &mut dyn Poll,
-) -> bool {
-    let mut open = false;
-    for &m in checks(pos).iter() {
-        let child = pos.play(m);
-        if dfpn.on_path(child.key()) || dfpn.probe(&child).is_some_and(|v| v.is_terminal()) {
-            continue;
-        }
-        open = true;
-        dfpn.mid(&child, ply + 1, threshold, threshold, poll);
-    }
-    open
 }

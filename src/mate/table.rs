@@ -101,12 +101,14 @@ impl Table {
     }
 
     /// Looks up the position with board key `key` and attacker hand `hand`:
-    /// a proof with a hand the attacker holds at least, a disproof with a
-    /// hand holding at least as much, or the entry of this very hand.
+    /// a proof with a hand the attacker holds at least (the shortest of
+    /// them), a disproof with a hand holding at least as much, or the entry
+    /// of this very hand.
     pub fn lookup(&self, key: u64, hand: PackedHand) -> Option<Found> {
         let start = self.cluster_start(key);
         let cluster = &self.words[start..start + CLUSTER * WORDS];
         let mut exact = None;
+        let mut proof = None;
         for slot in 0..CLUSTER {
             if cluster[slot] != key {
                 continue;
@@ -118,7 +120,10 @@ impl Table {
             let h = PackedHand(e[0]);
             let found = unpack(e);
             if found.pn == 0 && h.is_subset_of(hand) {
-                return Some(found);
+                if proof.is_none_or(|p: Found| found.len < p.len) {
+                    proof = Some(found);
+                }
+                continue;
             }
             if found.dn == 0 && hand.is_subset_of(h) {
                 return Some(found);
@@ -127,12 +132,13 @@ impl Table {
                 exact = Some(found);
             }
         }
-        exact
+        proof.or(exact)
     }
 
     /// Stores what is known of a position; `amount` is the work it took.
     /// A proof or disproof removes the entries of the same board it makes
-    /// redundant.
+    /// redundant; it is never overwritten by a non-terminal value, and a
+    /// proof keeps the shorter of its lengths.
     pub fn store(&mut self, key: u64, hand: PackedHand, found: Found, amount: u64) {
         let start = self.cluster_start(key);
         let amount = amount.clamp(1, u32::MAX as u64);
@@ -145,6 +151,11 @@ impl Table {
             if same_board && e[2] != 0 {
                 let h = PackedHand(e[0]);
                 if h == hand {
+                    let old = unpack(e);
+                    if (old.pn == 0 || old.dn == 0) && found.pn != 0 && found.dn != 0 {
+                        // A proof or disproof is never replaced by less.
+                        return;
+                    }
                     target = Some(slot);
                     continue;
                 }
@@ -164,8 +175,14 @@ impl Table {
         cluster[slot] = key;
         let e = data_mut(cluster, slot);
         e[0] = hand.0;
+        let old = unpack(e);
+        let len = if target.is_some() && old.pn == 0 && found.pn == 0 {
+            found.len.min(old.len)
+        } else {
+            found.len
+        };
         e[1] = found.pn as u64 | (found.dn as u64) << 32;
-        e[2] = found.len as u64 | amount << 16;
+        e[2] = len as u64 | amount << 16;
     }
 
     /// Permille of the first entries in use.
