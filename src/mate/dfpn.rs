@@ -33,6 +33,7 @@ use crate::position::Position;
 use crate::search::tactics::CheckInfo;
 use crate::types::{Color, Square};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// Largest non-terminal proof or disproof number.
 const SAT: u32 = INF - 1;
@@ -122,7 +123,7 @@ pub struct Dfpn<'t> {
     /// The table shared by every search of this `go mate`.
     pub table: &'t mut Table,
     attacker: Color,
-    path: HashMap<u64, u32>,
+    path: PathSet,
     /// Nodes searched.
     pub nodes: u64,
     /// Set once the poll asks to stop; every node then returns at once.
@@ -135,6 +136,29 @@ pub struct Dfpn<'t> {
     pub limit: usize,
     next_poll: u64,
 }
+
+/// Hashes a Zobrist key as itself (it is random already).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// The positions on the current path, by key, with their counts.
+type PathSet = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
 
 /// Adds two numbers, saturating below [`INF`].
 #[inline]
@@ -155,7 +179,7 @@ impl<'t> Dfpn<'t> {
         Dfpn {
             table,
             attacker,
-            path: HashMap::new(),
+            path: PathSet::default(),
             nodes: 0,
             stopped: false,
             capped: false,

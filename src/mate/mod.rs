@@ -31,6 +31,7 @@ use crate::position::Position;
 use crate::search::Control;
 use crossbeam_channel::Sender;
 use dfpn::{Dfpn, Poll};
+use std::sync::Mutex;
 use std::time::Instant;
 use table::{INF, Table};
 
@@ -38,6 +39,8 @@ use table::{INF, Table};
 pub const DEFAULT_MATE_HASH_MB: usize = 256;
 /// Largest `MateHash` in MiB.
 pub const MAX_MATE_HASH_MB: usize = 65536;
+/// The table kept from one `go mate` to the next.
+static TABLE: Mutex<Option<Table>> = Mutex::new(None);
 /// Stack of the solver's thread: the search recurses once per ply.
 const SOLVER_STACK: usize = 512 << 20;
 /// Milliseconds between two `info` lines.
@@ -203,8 +206,23 @@ fn run(
         node_limit: u64::MAX,
         finishing: false,
     };
-    let mut table = Table::new(options.hash_mb.clamp(1, MAX_MATE_HASH_MB));
-    let mut dfpn = Dfpn::new(&mut table, pos.side_to_move());
+    // One table serves every search (one at a time; a search that finds it
+    // busy makes its own).
+    let mb = options.hash_mb.clamp(1, MAX_MATE_HASH_MB);
+    let mut shared = TABLE.try_lock().ok();
+    let mut own = None;
+    let table = match shared.as_deref_mut() {
+        Some(slot) => {
+            if slot.as_ref().is_none_or(|t| t.size_mb() != mb) {
+                *slot = None;
+                *slot = Some(Table::new(mb));
+            }
+            slot.as_mut().expect("just made")
+        }
+        None => own.insert(Table::new(mb)),
+    };
+    table.clear();
+    let mut dfpn = Dfpn::new(table, pos.side_to_move());
     let root = dfpn.mid(pos, 0, INF, INF, &mut clock);
     let result = if root.pn == 0 {
         shorten(&mut dfpn, pos, &mut clock);

@@ -11,7 +11,10 @@
 //! The table is one `Vec<u64>` allocated zeroed (the pages are only touched
 //! when used). A cluster holds its eight board keys first (one cache line
 //! to scan), then per entry three words: packed hand, `pn | dn << 32` and
-//! `len | amount << 16`. An empty slot has amount 0. A full cluster
+//! `len | amount << 16 | generation << 48`. A slot is in use when its
+//! amount is not 0 and its generation is the table's: a new search only
+//! bumps the generation, so the table is allocated once and never cleared
+//! (its pages stay mapped across `go mate` commands). A full cluster
 //! replaces its entry with the least work (`amount`, the nodes searched below
 //! the entry when it was stored): that is the garbage collection.
 
@@ -81,7 +84,15 @@ pub struct Found {
 pub struct Table {
     words: Vec<u64>,
     clusters: usize,
+    generation: u64,
 }
+
+/// Bits of the amount in the third data word.
+const AMOUNT_MASK: u64 = 0xffff_ffff;
+/// Shift of the generation in the third data word.
+const GENERATION_SHIFT: u32 = 48;
+/// Generations before they wrap (16 bits; 0 is never used).
+const GENERATION_MASK: u64 = 0xffff;
 
 impl Table {
     /// A table of about `mib` MiB (at least one cluster).
@@ -91,7 +102,29 @@ impl Table {
         Table {
             words: vec![0; clusters * CLUSTER * WORDS],
             clusters,
+            generation: 1,
         }
+    }
+
+    /// The size in MiB the table was made for.
+    pub fn size_mb(&self) -> usize {
+        (self.clusters * CLUSTER_BYTES) >> 20
+    }
+
+    /// Forgets every entry (in O(1): a new generation; the whole table is
+    /// cleared only when the 16-bit generation wraps).
+    pub fn clear(&mut self) {
+        self.generation = (self.generation + 1) & GENERATION_MASK;
+        if self.generation == 0 {
+            self.words.fill(0);
+            self.generation = 1;
+        }
+    }
+
+    /// Whether the data word `w` (the third) is a live entry.
+    #[inline]
+    fn live(&self, w: u64) -> bool {
+        w & (AMOUNT_MASK << 16) != 0 && w >> GENERATION_SHIFT == self.generation
     }
 
     #[inline]
@@ -114,7 +147,7 @@ impl Table {
                 continue;
             }
             let e = data(cluster, slot);
-            if e[2] == 0 {
+            if !self.live(e[2]) {
                 continue;
             }
             let h = PackedHand(e[0]);
@@ -141,14 +174,17 @@ impl Table {
     /// proof keeps the shorter of its lengths.
     pub fn store(&mut self, key: u64, hand: PackedHand, found: Found, amount: u64) {
         let start = self.cluster_start(key);
-        let amount = amount.clamp(1, u32::MAX as u64);
+        let amount = amount.clamp(1, AMOUNT_MASK);
+        let generation = self.generation;
+        let live = |w: u64| w & (AMOUNT_MASK << 16) != 0 && w >> GENERATION_SHIFT == generation;
         let cluster = &mut self.words[start..start + CLUSTER * WORDS];
         let mut target = None;
         let mut weakest = (u64::MAX, 0);
         for slot in 0..CLUSTER {
             let same_board = cluster[slot] == key;
             let e = data_mut(cluster, slot);
-            if same_board && e[2] != 0 {
+            let in_use = live(e[2]);
+            if same_board && in_use {
                 let h = PackedHand(e[0]);
                 if h == hand {
                     let old = unpack(e);
@@ -166,7 +202,11 @@ impl Table {
                     e.fill(0);
                 }
             }
-            let a = e[2] >> 16;
+            let a = if live(e[2]) {
+                (e[2] >> 16) & AMOUNT_MASK
+            } else {
+                0
+            };
             if a < weakest.0 {
                 weakest = (a, slot);
             }
@@ -176,13 +216,13 @@ impl Table {
         let e = data_mut(cluster, slot);
         e[0] = hand.0;
         let old = unpack(e);
-        let len = if target.is_some() && old.pn == 0 && found.pn == 0 {
+        let len = if target.is_some() && old.pn == 0 && found.pn == 0 && live(e[2]) {
             found.len.min(old.len)
         } else {
             found.len
         };
         e[1] = found.pn as u64 | (found.dn as u64) << 32;
-        e[2] = len as u64 | amount << 16;
+        e[2] = len as u64 | amount << 16 | generation << GENERATION_SHIFT;
     }
 
     /// Permille of the first entries in use.
@@ -191,7 +231,7 @@ impl Table {
         let used = (0..n)
             .filter(|&i| {
                 let start = (i / CLUSTER) * CLUSTER * WORDS;
-                data(&self.words[start..start + CLUSTER * WORDS], i % CLUSTER)[2] != 0
+                self.live(data(&self.words[start..start + CLUSTER * WORDS], i % CLUSTER)[2])
             })
             .count();
         used * 1000 / n.max(1)
