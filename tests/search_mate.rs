@@ -208,3 +208,22 @@ fn pawn_drop_mate_is_not_a_mate() {
         "checkmate G*1b"
     );
 }
+
+#[test]
+fn nine_by_nine_mates_of_seven_to_seventeen_plies() {
+    // From tests/data/tsume-generated.tsv: lengths agreed by YaneuraOu's
+    // mate build and KomoringHeights. `go mate infinite` bounds the line
+    // shortening by nodes only, so the answer does not depend on the clock.
+    let cases = [
+        ("2+R6/L8/k1n6/9/1S1+p5/1b7/9/9/9 b Srb4g2s3n3l17p 1", 7),
+        ("2+P6/9/3k1G3/+R8/6p2/9/9/9/9 b SLPr2b3g3s4n3l15p 1", 9),
+        ("2nk1+S+s2/9/+B1b6/2G6/4+R4/3+r5/9/9/9 b SL3gs3n3l18p 1", 11),
+        ("1pk6/B8/2+p2+b3/1Gp2+P3/9/3R5/9/9/9 b SNr3g3s3n4l14p 1", 13),
+        ("2g2k3/7Sl/4+s3+P/9/6+R2/7B1/9/9/9 b GNrb2g2s3n3l17p 1", 15),
+        ("6g2/9/7k1/4R4/9/5+R3/9/9/9 b SP2b3g3s4n4l17p 1", 17),
+    ];
+    for (sfen, plies) in cases {
+        let line = go_mate(sfen, None);
+        assert_eq!(verify(sfen, &line), plies, "{sfen}: {line}");
+    }
+}
