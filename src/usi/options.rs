@@ -111,7 +111,7 @@ pub fn declared() -> Vec<OptionDecl> {
                 1,
                 crate::mate::MAX_MATE_HASH_MB as i64,
             ),
-            help: "Table size in MiB of the go mate solver (allocated per go mate, pages touched as used).",
+            help: "Table size in MiB of the go mate solver (allocated at the first go mate and kept; pages touched as used).",
         },
         OptionDecl {
             name: "USI_Ponder",
