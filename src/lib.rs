@@ -11,6 +11,7 @@ pub mod bitboard;
 pub mod entering_king;
 pub mod eval;
 pub mod game;
+pub mod mate;
 pub mod movegen;
 pub mod moves;
 pub mod perft;

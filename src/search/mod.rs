@@ -78,7 +78,6 @@ use std::time::{Duration, Instant};
 
 pub mod candidates;
 pub mod history;
-pub mod mate;
 pub mod movepick;
 pub mod qsearch;
 // Named after Stockfish's search.cpp: the node search inside `search/`.
@@ -88,8 +87,8 @@ pub mod tactics;
 pub mod time;
 pub mod tt;
 
+pub use crate::mate::{MateResult, mate_search};
 pub use candidates::CandidateParams;
-pub use mate::{MateResult, mate_search};
 pub use search::{MAX_DEPTH, MAX_PLY};
 pub use time::{Budget, budget};
 pub use tt::Tt;
@@ -131,6 +130,8 @@ pub struct SearchOptions {
     pub hash_mb: usize,
     /// Search threads (`Threads`).
     pub threads: usize,
+    /// Size of `go mate`'s table in MiB (`MateHash`).
+    pub mate_hash_mb: usize,
     /// Number of principal variations to report (`MultiPV`).
     pub multi_pv: usize,
     /// Milliseconds kept back from every byoyomi/movetime move (`NetworkDelay`).
@@ -185,6 +186,7 @@ impl Default for SearchOptions {
         SearchOptions {
             hash_mb: 16,
             threads: 1,
+            mate_hash_mb: crate::mate::DEFAULT_MATE_HASH_MB,
             multi_pv: 1,
             network_delay: 120,
             network_delay2: 1120,
@@ -428,12 +430,12 @@ impl Searcher {
         let start = Instant::now();
         let pos = game.position();
         if let Some(time) = limits.mate {
-            let (r, nodes) = mate_search(pos, time, options.network_delay, control);
-            let ms = start.elapsed().as_millis() as u64;
-            let _ = out.send(format!(
-                "info nodes {nodes} nps {} time {ms}",
-                nodes * 1000 / ms.max(1)
-            ));
+            let mate_options = crate::mate::MateOptions {
+                time_ms: time,
+                network_delay: options.network_delay,
+                hash_mb: options.mate_hash_mb,
+            };
+            let (r, nodes) = crate::mate::solve(pos, &mate_options, control, Some(out));
             let line = r.usi();
             let _ = out.send(line.clone());
             return SearchResult {

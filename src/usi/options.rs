@@ -117,6 +117,15 @@ pub fn declared() -> Vec<OptionDecl> {
             help: "Transposition table size in MiB (allocated at isready).",
         },
         OptionDecl {
+            name: "MateHash",
+            kind: spin(
+                d.mate_hash_mb as i64,
+                1,
+                crate::mate::MAX_MATE_HASH_MB as i64,
+            ),
+            help: "Table size in MiB of the go mate solver (allocated at the first go mate and kept; pages touched as used).",
+        },
+        OptionDecl {
             name: "USI_Ponder",
             kind: OptionType::Check { default: false },
             help: "Whether the GUI lets the engine think on the opponent's time (go ponder).",
@@ -356,6 +365,7 @@ impl EngineOptions {
         let n = int(&value);
         match (name, &value) {
             ("USI_Hash", _) => s.hash_mb = n as usize,
+            ("MateHash", _) => s.mate_hash_mb = n as usize,
             ("USI_Ponder", Value::Bool(b)) => self.ponder = *b,
             ("Threads", _) => s.threads = n as usize,
             ("MultiPV", _) => s.multi_pv = n as usize,
@@ -412,6 +422,7 @@ impl EngineOptions {
             .name;
         Some(match name {
             "USI_Hash" => s.hash_mb.to_string(),
+            "MateHash" => s.mate_hash_mb.to_string(),
             "USI_Ponder" => self.ponder.to_string(),
             "Threads" => s.threads.to_string(),
             "MultiPV" => s.multi_pv.to_string(),

@@ -1,0 +1,581 @@
+//! Depth-first proof-number search (df-pn, Nagai 2002) over the tsume tree.
+//!
+//! OR nodes: the attacker to move, children are its checking moves. AND
+//! nodes: the defender to move (in check), children are all its legal moves.
+//! Proof number (pn) of an OR node is the minimum over its children, its
+//! disproof number (dn) the sum; the converse at AND nodes. Sums saturate
+//! just below [`INF`] (which means proven/disproven), so double counting on
+//! merging paths can inflate a sum but never overflow it into a false
+//! terminal value.
+//!
+//! Thresholds follow df-pn with the 1+ε trick: the best child gets a
+//! threshold of the second best's number times `1 + 1/EPSILON_DIV`, so the
+//! search does not thrash between two close siblings.
+//!
+//! Heuristic initial numbers (df-pn+): a check's child starts with pn = the
+//! defender's number of replies, dn = 1; a check without reply is a proof.
+//!
+//! Repetition (the graph-history interaction): a child whose position is
+//! already on the current path is a disproof for the attacker (千日手 or
+//! 連続王手の千日手, neither a win for the attacker). Such a disproof holds
+//! only for this path, so it is kept in the node's own child list (the path
+//! above is fixed while that node is searched) and every disproof that
+//! depends on it is marked path-dependent and never stored. Proofs never
+//! depend on the path (a repeated position never proves anything), so every
+//! proof and every stored disproof is absolute. At the root (empty path)
+//! a path-dependent disproof is a true "no mate", unless the ply cap
+//! ([`MAX_PLY`]) cut the path somewhere: then the answer is unknown.
+
+use super::table::{Found, INF, PackedHand, Table, board_key};
+use crate::movegen::{count_legal_moves, legal_moves};
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+use crate::search::tactics::CheckInfo;
+use crate::types::{Color, Square};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Largest non-terminal proof or disproof number.
+const SAT: u32 = INF - 1;
+/// The 1+ε trick: ε = 1 / EPSILON_DIV.
+const EPSILON_DIV: u64 = 4;
+/// Deepest path searched, in plies; deeper is treated as unknown.
+pub const MAX_PLY: usize = 2000;
+/// Nodes between two polls of the clock and the stop flag.
+const POLL_INTERVAL: u64 = 4096;
+
+/// The result of searching a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NodeValue {
+    /// Proof number.
+    pub pn: u32,
+    /// Disproof number.
+    pub dn: u32,
+    /// Mate length in plies of a proof.
+    pub len: u16,
+    /// Whether a disproof depends on the current path (repetition or cap).
+    pub path_dependent: bool,
+    /// Whether a disproof holds only within the length limit.
+    pub depth_limited: bool,
+}
+
+impl NodeValue {
+    const PROVEN: NodeValue = NodeValue {
+        pn: 0,
+        dn: INF,
+        len: 0,
+        path_dependent: false,
+        depth_limited: false,
+    };
+    const REPETITION: NodeValue = NodeValue {
+        pn: INF,
+        dn: 0,
+        len: 0,
+        path_dependent: true,
+        depth_limited: false,
+    };
+    const DEPTH_CUT: NodeValue = NodeValue {
+        pn: INF,
+        dn: 0,
+        len: 0,
+        path_dependent: false,
+        depth_limited: true,
+    };
+    const DISPROVEN: NodeValue = NodeValue {
+        pn: INF,
+        dn: 0,
+        len: 0,
+        path_dependent: false,
+        depth_limited: false,
+    };
+
+    fn from_found(f: Found) -> NodeValue {
+        NodeValue {
+            pn: f.pn,
+            dn: f.dn,
+            len: f.len,
+            path_dependent: false,
+            depth_limited: false,
+        }
+    }
+
+    /// Whether this is a proof or a disproof.
+    pub fn is_terminal(&self) -> bool {
+        self.pn == 0 || self.dn == 0
+    }
+}
+
+/// A child of an expanded node with its current numbers.
+#[derive(Clone, Copy, Debug)]
+struct Child {
+    mv: Move,
+    value: NodeValue,
+}
+
+/// Decides when to stop: polled every [`POLL_INTERVAL`] nodes.
+pub trait Poll {
+    /// Called with the node count; returns true to stop the search.
+    fn poll(&mut self, nodes: u64, table: &Table) -> bool;
+}
+
+/// The df-pn searcher: the table, the current path and counters.
+pub struct Dfpn<'t> {
+    /// The table shared by every search of this `go mate`.
+    pub table: &'t mut Table,
+    attacker: Color,
+    path: PathSet,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Set once the poll asks to stop; every node then returns at once.
+    pub stopped: bool,
+    /// Whether the ply cap cut a path (disproofs then are not trusted).
+    pub capped: bool,
+    /// Longest mate searched, in plies from the root (`usize::MAX` = any):
+    /// an attacker node at this ply is a disproof for this path, and a
+    /// proof longer than what is left counts as unknown.
+    pub limit: usize,
+    next_poll: u64,
+}
+
+/// Hashes a Zobrist key as itself (it is random already).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// The positions on the current path, by key, with their counts.
+type PathSet = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
+
+/// Adds two numbers, saturating below [`INF`].
+#[inline]
+fn add(a: u32, b: u32) -> u32 {
+    (a as u64 + b as u64).min(SAT as u64) as u32
+}
+
+/// `base * (1 + ε) + 1`, at most `cap`.
+#[inline]
+fn widen(base: u32, cap: u32) -> u32 {
+    let b = base as u64;
+    (b + b / EPSILON_DIV + 1).min(cap as u64) as u32
+}
+
+impl<'t> Dfpn<'t> {
+    /// A searcher for `attacker` (the side to move at the root).
+    pub fn new(table: &'t mut Table, attacker: Color) -> Dfpn<'t> {
+        Dfpn {
+            table,
+            attacker,
+            path: PathSet::default(),
+            nodes: 0,
+            stopped: false,
+            capped: false,
+            limit: usize::MAX,
+            next_poll: POLL_INTERVAL,
+        }
+    }
+
+    /// Marks `key` as on the current path (for repetition); `leave` undoes it.
+    pub fn enter(&mut self, key: u64) {
+        *self.path.entry(key).or_insert(0) += 1;
+    }
+
+    /// Undoes [`enter`](Self::enter).
+    pub fn leave(&mut self, key: u64) {
+        if let Some(n) = self.path.get_mut(&key) {
+            *n -= 1;
+            if *n == 0 {
+                self.path.remove(&key);
+            }
+        }
+    }
+
+    /// Whether `key` is on the current path.
+    pub fn on_path(&self, key: u64) -> bool {
+        self.path.contains_key(&key)
+    }
+
+    /// What the table knows of `pos`.
+    pub fn probe(&self, pos: &Position) -> Option<NodeValue> {
+        let hand = PackedHand::new(pos.hand(self.attacker));
+        self.table
+            .lookup(board_key(pos), hand)
+            .map(NodeValue::from_found)
+    }
+
+    /// What the table knows of `pos` at `ply`, within the length limit.
+    fn probe_at(&self, pos: &Position, ply: usize) -> Option<NodeValue> {
+        let v = self.probe(pos)?;
+        let left = self.limit.saturating_sub(ply);
+        if v.pn == 0 {
+            return (v.len as usize <= left).then_some(v);
+        }
+        if v.dn != 0 && v.len as usize > left {
+            // A stored bound: no mate within `len - 1` plies.
+            return Some(NodeValue::DEPTH_CUT);
+        }
+        Some(NodeValue { len: 0, ..v })
+    }
+
+    fn store(&mut self, pos: &Position, v: NodeValue, amount: u64) {
+        self.store_at(pos, v, amount, 0);
+    }
+
+    /// Stores `v` of `pos` reached at `ply`. A disproof within the length
+    /// limit is stored as a non-terminal entry whose `len` is a lower bound
+    /// of the mate's length (no mate within `len - 1` plies); a
+    /// non-terminal entry otherwise has `len` 0.
+    fn store_at(&mut self, pos: &Position, v: NodeValue, amount: u64, ply: usize) {
+        if v.dn == 0 && v.path_dependent {
+            return;
+        }
+        let v = if v.dn == 0 && v.depth_limited {
+            let left = self.limit.saturating_sub(ply);
+            let Ok(bound) = u16::try_from(left + 1) else {
+                return;
+            };
+            NodeValue {
+                pn: SAT,
+                dn: 1,
+                len: bound,
+                path_dependent: false,
+                depth_limited: false,
+            }
+        } else {
+            v
+        };
+        let hand = PackedHand::new(pos.hand(self.attacker));
+        let found = Found {
+            pn: v.pn,
+            dn: v.dn,
+            len: v.len,
+        };
+        self.table.store(board_key(pos), hand, found, amount);
+    }
+
+    /// Stores a proof of `pos` with mate length `len`, protected from
+    /// replacement (the answer line's entries).
+    pub fn store_proof(&mut self, pos: &Position, len: u16) {
+        let v = NodeValue {
+            len,
+            ..NodeValue::PROVEN
+        };
+        self.store(pos, v, u64::from(u32::MAX));
+    }
+
+    /// Searches `pos` (reached at `ply`) until its proof number reaches
+    /// `thpn` or its disproof number `thdn`, or it is solved.
+    pub fn mid(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        thpn: u32,
+        thdn: u32,
+        poll: &mut dyn Poll,
+    ) -> NodeValue {
+        self.nodes += 1;
+        if self.nodes >= self.next_poll {
+            self.next_poll = self.nodes + POLL_INTERVAL;
+            if poll.poll(self.nodes, self.table) {
+                self.stopped = true;
+            }
+        }
+        let known = self.probe_at(pos, ply);
+        if let Some(v) = known
+            && (v.is_terminal() || v.pn >= thpn || v.dn >= thdn || self.stopped)
+        {
+            return v;
+        }
+        if self.stopped {
+            return NodeValue {
+                pn: 1,
+                dn: 1,
+                len: 0,
+                path_dependent: false,
+                depth_limited: false,
+            };
+        }
+        if ply >= MAX_PLY {
+            self.capped = true;
+            return NodeValue::REPETITION;
+        }
+        if ply >= self.limit && pos.side_to_move() == self.attacker {
+            return NodeValue::DEPTH_CUT;
+        }
+        self.search_node(pos, ply, thpn, thdn, poll)
+    }
+
+    /// Searches `pos` afresh (its children again, whatever the table says of
+    /// it) until it is solved or the search stops: re-proves a position
+    /// whose children's entries were replaced.
+    pub fn prove_again(&mut self, pos: &Position, ply: usize, poll: &mut dyn Poll) -> NodeValue {
+        self.search_node(pos, ply, INF, INF, poll)
+    }
+
+    /// Expands `pos` and searches its children within the thresholds.
+    fn search_node(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        thpn: u32,
+        thdn: u32,
+        poll: &mut dyn Poll,
+    ) -> NodeValue {
+        let or_node = pos.side_to_move() == self.attacker;
+        let mut children = if or_node {
+            self.expand_or(pos, ply)
+        } else {
+            self.expand_and(pos, ply)
+        };
+        let start = self.nodes;
+        let key = pos.key();
+        self.enter(key);
+        let value = loop {
+            let v = aggregate(&children, or_node);
+            if v.is_terminal() || v.pn >= thpn || v.dn >= thdn || self.stopped {
+                break v;
+            }
+            let (best, second) = select(&children, or_node);
+            let c = children[best].value;
+            let (cthpn, cthdn) = if or_node {
+                let cthpn = widen(second, thpn);
+                let cthdn = (thdn as u64 - v.dn as u64 + c.dn as u64).min(INF as u64) as u32;
+                (cthpn, cthdn)
+            } else {
+                let cthdn = widen(second, thdn);
+                let cthpn = (thpn as u64 - v.pn as u64 + c.pn as u64).min(INF as u64) as u32;
+                (cthpn, cthdn)
+            };
+            let child = pos.play(children[best].mv);
+            children[best].value = self.mid(&child, ply + 1, cthpn, cthdn, poll);
+        };
+        self.leave(key);
+        self.store_at(pos, value, self.nodes - start + 1, ply);
+        value
+    }
+
+    /// The value of a new child position without searching it.
+    fn initial(&mut self, child: &Position, ply: usize) -> Option<NodeValue> {
+        if self.on_path(child.key()) {
+            return Some(NodeValue::REPETITION);
+        }
+        self.probe_at(child, ply)
+    }
+
+    /// The attacker's checks from `pos`, each with its child's numbers.
+    fn expand_or(&mut self, pos: &Position, ply: usize) -> Vec<Child> {
+        let list = checks(pos);
+        let mut children = Vec::with_capacity(list.len());
+        for &mv in list.iter() {
+            let child = pos.play(mv);
+            let value = match self.initial(&child, ply + 1) {
+                Some(v) => v,
+                None => {
+                    let replies = count_legal_moves(&child) as u32;
+                    if replies == 0 {
+                        self.store(&child, NodeValue::PROVEN, 1);
+                        NodeValue::PROVEN
+                    } else {
+                        NodeValue {
+                            pn: replies,
+                            dn: 1,
+                            len: 0,
+                            path_dependent: false,
+                            depth_limited: false,
+                        }
+                    }
+                }
+            };
+            let proven = value.pn == 0;
+            children.push(Child { mv, value });
+            if proven {
+                break;
+            }
+        }
+        children
+    }
+
+    /// The defender's replies from `pos`, king moves and captures first.
+    fn expand_and(&mut self, pos: &Position, ply: usize) -> Vec<Child> {
+        let mut list = MoveList::new();
+        legal_moves(pos, &mut list);
+        let king = pos.king_square(pos.side_to_move());
+        let mut children = Vec::with_capacity(list.len());
+        for &mv in list.iter() {
+            let child = pos.play(mv);
+            let value = self.initial(&child, ply + 1).unwrap_or(NodeValue {
+                pn: 1,
+                dn: 1,
+                len: 0,
+                path_dependent: false,
+                depth_limited: false,
+            });
+            children.push(Child { mv, value });
+        }
+        // Drops last, grouped by square (see `aggregate`).
+        let rank = |m: Move| {
+            if m.is_drop() {
+                2 + m.to().index()
+            } else if Some(m.from()) == king || !pos.piece_on(m.to()).is_none() {
+                0
+            } else {
+                1
+            }
+        };
+        children.sort_by_key(|c| rank(c.mv));
+        children
+    }
+}
+
+/// The checking moves of the side to move.
+pub fn checks(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    legal_moves(pos, &mut list);
+    let info = CheckInfo::new(pos);
+    list.retain(|m| info.gives_check(pos, m));
+    list
+}
+
+/// The node's numbers from its children's.
+fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
+    if or_node {
+        if children.is_empty() {
+            return NodeValue::DISPROVEN;
+        }
+        let mut pn = INF;
+        let mut dn = 0u32;
+        let mut len = u16::MAX;
+        let mut path_dependent = false;
+        let mut depth_limited = false;
+        for c in children {
+            pn = pn.min(c.value.pn);
+            dn = if c.value.dn == INF || dn == INF {
+                INF
+            } else {
+                add(dn, c.value.dn)
+            };
+            if c.value.pn == 0 {
+                len = len.min(c.value.len.saturating_add(1));
+            }
+            path_dependent |= c.value.path_dependent;
+            depth_limited |= c.value.depth_limited;
+        }
+        if pn == 0 {
+            return NodeValue {
+                pn: 0,
+                dn: INF,
+                len,
+                path_dependent: false,
+                depth_limited: false,
+            };
+        }
+        let dn = if dn == INF { SAT } else { dn };
+        NodeValue {
+            pn,
+            dn,
+            len: 0,
+            path_dependent: dn == 0 && path_dependent,
+            depth_limited: dn == 0 && depth_limited,
+        }
+    } else {
+        if children.is_empty() {
+            return NodeValue::PROVEN;
+        }
+        let mut pn = 0u32;
+        let mut dn = INF;
+        let mut len = 0u16;
+        // The best disproof among the children: absolute, else within the
+        // length limit, else path-dependent.
+        let mut absolute_disproof = false;
+        let mut limited_disproof = false;
+        // Interpositions by drops on one square count once (their largest
+        // pn): they are alike, and summing them would make every distant
+        // check look hopeless. Exact for proofs: the max is 0 only when all
+        // are 0.
+        let mut group: Option<(Square, u32)> = None;
+        let sum = |pn: u32, n: u32| {
+            if n == INF || pn == INF {
+                INF
+            } else {
+                add(pn, n)
+            }
+        };
+        for c in children {
+            dn = dn.min(c.value.dn);
+            if c.value.dn == 0 && !c.value.path_dependent {
+                if c.value.depth_limited {
+                    limited_disproof = true;
+                } else {
+                    absolute_disproof = true;
+                }
+            }
+            len = len.max(c.value.len.saturating_add(1));
+            if c.mv.is_drop() {
+                match group {
+                    Some((sq, max)) if sq == c.mv.to() => {
+                        group = Some((sq, max.max(c.value.pn)));
+                        continue;
+                    }
+                    Some((_, max)) => pn = sum(pn, max),
+                    None => {}
+                }
+                group = Some((c.mv.to(), c.value.pn));
+            } else {
+                pn = sum(pn, c.value.pn);
+            }
+        }
+        if let Some((_, max)) = group {
+            pn = sum(pn, max);
+        }
+        if dn == 0 {
+            return NodeValue {
+                pn: INF,
+                dn: 0,
+                len: 0,
+                path_dependent: !absolute_disproof && !limited_disproof,
+                depth_limited: !absolute_disproof && limited_disproof,
+            };
+        }
+        let pn = if pn == INF { SAT } else { pn };
+        NodeValue {
+            pn,
+            dn,
+            len: if pn == 0 { len } else { 0 },
+            path_dependent: false,
+            depth_limited: false,
+        }
+    }
+}
+
+/// The child to search (least pn at OR nodes, least dn at AND nodes) and the
+/// second least number among the others.
+fn select(children: &[Child], or_node: bool) -> (usize, u32) {
+    let number = |c: &Child| if or_node { c.value.pn } else { c.value.dn };
+    let mut best = 0;
+    let mut best_n = INF;
+    let mut second = INF;
+    for (i, c) in children.iter().enumerate() {
+        let n = number(c);
+        if n < best_n {
+            second = best_n;
+            best_n = n;
+            best = i;
+        } else if n < second {
+            second = n;
+        }
+    }
+    (best, second)
+}

@@ -1,0 +1,170 @@
+//! The answer line of a proven position.
+//!
+//! Every proven entry holds the length of the mate it was proven with (an
+//! upper bound of the true distance: min over the attacker's proven checks
+//! plus one, max over the defender's replies plus one). The line follows the
+//! attacker's shortest known mate and the defender's longest resistance; a
+//! drop interposition that the attacker's best reply just captures is a
+//! useless interposition (無駄合い) and ranks as two plies shorter, so the
+//! line prefers a real defence. Entries replaced since the proof are proven
+//! again on the way. The finished line is checked move by move (every
+//! attacker move checks, it ends without a legal reply) before it is used.
+
+use super::dfpn::{Dfpn, NodeValue, Poll, checks};
+use crate::movegen::{has_legal_move, is_legal, legal_moves};
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+
+/// Longest line followed, in plies.
+const MAX_LINE: usize = super::dfpn::MAX_PLY;
+
+/// The next move of the line from `pos`, or `None` at the end.
+enum Step {
+    Play(Move),
+    Mated,
+    Failed,
+}
+
+/// The proven length of `pos`, re-proving it if its entry is gone.
+fn proven_len(dfpn: &mut Dfpn<'_>, pos: &Position, ply: usize, poll: &mut dyn Poll) -> Option<u16> {
+    let v = match dfpn.probe(pos) {
+        Some(v) if v.is_terminal() => v,
+        _ if dfpn.on_path(pos.key()) => return None,
+        _ => dfpn.mid(pos, ply, super::table::INF, super::table::INF, poll),
+    };
+    (v.pn == 0).then_some(v.len)
+}
+
+/// The attacker's check with the shortest known mate, if any is proven.
+fn best_check(dfpn: &Dfpn<'_>, pos: &Position) -> Option<(Move, u16)> {
+    let mut best: Option<(Move, u16)> = None;
+    for &m in checks(pos).iter() {
+        let child = pos.play(m);
+        if dfpn.on_path(child.key()) {
+            continue;
+        }
+        if let Some(NodeValue { pn: 0, len, .. }) = dfpn.probe(&child)
+            && best.is_none_or(|(_, l)| len < l)
+        {
+            best = Some((m, len));
+        }
+    }
+    best
+}
+
+fn or_step(dfpn: &mut Dfpn<'_>, pos: &Position, ply: usize, poll: &mut dyn Poll) -> Step {
+    if let Some((m, _)) = best_check(dfpn, pos) {
+        return Step::Play(m);
+    }
+    // The children's entries were replaced: prove the node again.
+    let v = dfpn.prove_again(pos, ply, poll);
+    match best_check(dfpn, pos) {
+        Some((m, _)) if v.pn == 0 => Step::Play(m),
+        _ => Step::Failed,
+    }
+}
+
+/// Whether the drop `m` is a useless interposition: the attacker's best
+/// reply captures the dropped piece.
+fn useless_drop(dfpn: &Dfpn<'_>, child: &Position, m: Move) -> bool {
+    m.is_drop() && best_check(dfpn, child).is_some_and(|(r, _)| !r.is_drop() && r.to() == m.to())
+}
+
+fn and_step(dfpn: &mut Dfpn<'_>, pos: &Position, ply: usize, poll: &mut dyn Poll) -> Step {
+    let mut list = MoveList::new();
+    legal_moves(pos, &mut list);
+    if list.is_empty() {
+        return Step::Mated;
+    }
+    // (rank, move): rank orders by effective length, then real defences.
+    let mut best: Option<((u32, bool), Move)> = None;
+    for &m in list.iter() {
+        let child = pos.play(m);
+        let Some(len) = proven_len(dfpn, &child, ply + 1, poll) else {
+            return Step::Failed;
+        };
+        if dfpn.on_path(child.key()) {
+            continue;
+        }
+        let useless = useless_drop(dfpn, &child, m);
+        let effective = if useless {
+            (len as u32).saturating_sub(2)
+        } else {
+            len as u32
+        };
+        let rank = (effective, !m.is_drop());
+        if best.is_none_or(|(r, _)| rank > r) {
+            best = Some((rank, m));
+        }
+    }
+    best.map_or(Step::Failed, |(_, m)| Step::Play(m))
+}
+
+/// The positions of the line from `root` (root first), or `None` when the
+/// proof could not be followed.
+fn line_positions(
+    dfpn: &mut Dfpn<'_>,
+    root: &Position,
+    poll: &mut dyn Poll,
+) -> Option<(Vec<Move>, Vec<Position>)> {
+    let attacker = root.side_to_move();
+    let mut line = Vec::new();
+    let mut positions = vec![root.clone()];
+    let mut entered = Vec::new();
+    let mated = loop {
+        let pos = positions.last().expect("root").clone();
+        if line.len() >= MAX_LINE {
+            break false;
+        }
+        dfpn.enter(pos.key());
+        entered.push(pos.key());
+        let step = if pos.side_to_move() == attacker {
+            or_step(dfpn, &pos, line.len(), poll)
+        } else {
+            and_step(dfpn, &pos, line.len(), poll)
+        };
+        match step {
+            Step::Play(m) => {
+                line.push(m);
+                positions.push(pos.play(m));
+            }
+            Step::Mated => break true,
+            Step::Failed => break false,
+        }
+    };
+    for key in entered {
+        dfpn.leave(key);
+    }
+    mated.then_some((line, positions))
+}
+
+/// Whether `line` from `root` is a legal tsume line: every attacker move
+/// checks, every move is legal, and the defender has no move at the end.
+pub fn is_mating_line(root: &Position, line: &[Move]) -> bool {
+    let mut pos = root.clone();
+    for (i, &m) in line.iter().enumerate() {
+        if !is_legal(&pos, m) {
+            return false;
+        }
+        pos = pos.play(m);
+        if i % 2 == 0 && !pos.in_check() {
+            return false;
+        }
+    }
+    line.len() % 2 == 1 && !has_legal_move(&pos)
+}
+
+/// The answer line of the proven `root`, checked before it is returned.
+pub fn principal_line(
+    dfpn: &mut Dfpn<'_>,
+    root: &Position,
+    poll: &mut dyn Poll,
+) -> Option<Vec<Move>> {
+    let (line, _) = line_positions(dfpn, root, poll)?;
+    if is_mating_line(root, &line) {
+        Some(line)
+    } else {
+        log::error!("mate line failed its check: {line:?}");
+        None
+    }
+}

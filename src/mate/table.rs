@@ -1,0 +1,310 @@
+//! The df-pn table: a fixed-size array of clusters, keyed by the board (the
+//! pieces on the board and the side to move, hands excluded) and holding the
+//! attacker's hand beside each entry, so that one lookup applies the
+//! superiority of hands (優越関係):
+//!
+//! - a position proven with attacker hand `H` is proven with any hand `H' ⊇ H`
+//!   (the attacker has every move it had; the defender, holding the rest of
+//!   a fixed set of pieces, has fewer);
+//! - a position disproven with hand `H` is disproven with any hand `H' ⊆ H`.
+//!
+//! The table is one `Vec<u64>` allocated zeroed (the pages are only touched
+//! when used). A cluster holds its eight board keys first (one cache line
+//! to scan), then per entry three words: packed hand, `pn | dn << 32` and
+//! `len | amount << 16 | generation << 48`. A slot is in use when its
+//! amount is not 0 and its generation is the table's: a new search only
+//! bumps the generation, so the table is allocated once and never cleared
+//! (its pages stay mapped across `go mate` commands). A full cluster
+//! replaces its entry with the least work (`amount`, the nodes searched below
+//! the entry when it was stored): that is the garbage collection.
+
+use crate::position::{Hand, Position};
+use crate::types::{Color, PieceType};
+use crate::zobrist;
+
+/// Proof or disproof number meaning "infinite" (the other number is 0).
+pub const INF: u32 = u32::MAX;
+/// Words per entry.
+const WORDS: usize = 4;
+/// Entries per cluster.
+const CLUSTER: usize = 8;
+/// Bytes per cluster.
+const CLUSTER_BYTES: usize = WORDS * CLUSTER * 8;
+/// The high bit of every byte of a packed hand (the borrow guard of the
+/// subset test: counts are below 128).
+const HAND_GUARD: u64 = 0x8080_8080_8080_8080;
+/// Entries sampled for `hashfull`.
+const HASHFULL_SAMPLE: usize = 1000;
+
+/// A packed hand: one byte per piece type, indexed by the type's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PackedHand(pub u64);
+
+impl PackedHand {
+    /// Packs `hand`.
+    pub fn new(hand: Hand) -> PackedHand {
+        let mut bits = 0u64;
+        for pt in PieceType::HAND {
+            bits |= (hand.count(pt) as u64) << (8 * pt.index());
+        }
+        PackedHand(bits)
+    }
+
+    /// Whether every count of `self` is at most the count in `other`.
+    #[inline]
+    pub fn is_subset_of(self, other: PackedHand) -> bool {
+        ((other.0 | HAND_GUARD) - self.0) & HAND_GUARD == HAND_GUARD
+    }
+}
+
+/// The key of the board and side to move, hands excluded.
+pub fn board_key(pos: &Position) -> u64 {
+    let mut key = pos.key();
+    for c in Color::ALL {
+        let hand = pos.hand(c);
+        for pt in PieceType::HAND {
+            key ^= zobrist::hand_key(c, pt, hand.count(pt));
+        }
+    }
+    key
+}
+
+/// What the table knows of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// Proof number (0 = proven).
+    pub pn: u32,
+    /// Disproof number (0 = disproven).
+    pub dn: u32,
+    /// For a proof, the length in plies of the mate found.
+    pub len: u16,
+}
+
+/// The fixed-size df-pn table.
+pub struct Table {
+    words: Vec<u64>,
+    clusters: usize,
+    generation: u64,
+}
+
+/// Bits of the amount in the third data word.
+const AMOUNT_MASK: u64 = 0xffff_ffff;
+/// Shift of the generation in the third data word.
+const GENERATION_SHIFT: u32 = 48;
+/// Generations before they wrap (16 bits; 0 is never used).
+const GENERATION_MASK: u64 = 0xffff;
+
+impl Table {
+    /// A table of about `mib` MiB (at least one cluster).
+    pub fn new(mib: usize) -> Table {
+        let clusters = (mib << 20) / CLUSTER_BYTES;
+        let clusters = clusters.max(1);
+        Table {
+            words: vec![0; clusters * CLUSTER * WORDS],
+            clusters,
+            generation: 1,
+        }
+    }
+
+    /// The size in MiB the table was made for.
+    pub fn size_mb(&self) -> usize {
+        (self.clusters * CLUSTER_BYTES) >> 20
+    }
+
+    /// Forgets every entry (in O(1): a new generation; the whole table is
+    /// cleared only when the 16-bit generation wraps).
+    pub fn clear(&mut self) {
+        self.generation = (self.generation + 1) & GENERATION_MASK;
+        if self.generation == 0 {
+            self.words.fill(0);
+            self.generation = 1;
+        }
+    }
+
+    /// Whether the data word `w` (the third) is a live entry.
+    #[inline]
+    fn live(&self, w: u64) -> bool {
+        w & (AMOUNT_MASK << 16) != 0 && w >> GENERATION_SHIFT == self.generation
+    }
+
+    #[inline]
+    fn cluster_start(&self, key: u64) -> usize {
+        let index = ((key as u128 * self.clusters as u128) >> 64) as usize;
+        index * CLUSTER * WORDS
+    }
+
+    /// Looks up the position with board key `key` and attacker hand `hand`:
+    /// a proof with a hand the attacker holds at least (the shortest of
+    /// them), a disproof with a hand holding at least as much, or the entry
+    /// of this very hand.
+    pub fn lookup(&self, key: u64, hand: PackedHand) -> Option<Found> {
+        let start = self.cluster_start(key);
+        let cluster = &self.words[start..start + CLUSTER * WORDS];
+        let mut exact = None;
+        let mut proof = None;
+        for slot in 0..CLUSTER {
+            if cluster[slot] != key {
+                continue;
+            }
+            let e = data(cluster, slot);
+            if !self.live(e[2]) {
+                continue;
+            }
+            let h = PackedHand(e[0]);
+            let found = unpack(e);
+            if found.pn == 0 && h.is_subset_of(hand) {
+                if proof.is_none_or(|p: Found| found.len < p.len) {
+                    proof = Some(found);
+                }
+                continue;
+            }
+            if found.dn == 0 && hand.is_subset_of(h) {
+                return Some(found);
+            }
+            if h == hand {
+                exact = Some(found);
+            }
+        }
+        proof.or(exact)
+    }
+
+    /// Stores what is known of a position; `amount` is the work it took.
+    /// A proof or disproof removes the entries of the same board it makes
+    /// redundant; it is never overwritten by a non-terminal value, and a
+    /// proof keeps the shorter of its lengths.
+    pub fn store(&mut self, key: u64, hand: PackedHand, found: Found, amount: u64) {
+        let start = self.cluster_start(key);
+        let amount = amount.clamp(1, AMOUNT_MASK);
+        let generation = self.generation;
+        let live = |w: u64| w & (AMOUNT_MASK << 16) != 0 && w >> GENERATION_SHIFT == generation;
+        let cluster = &mut self.words[start..start + CLUSTER * WORDS];
+        let mut target = None;
+        let mut weakest = (u64::MAX, 0);
+        for slot in 0..CLUSTER {
+            let same_board = cluster[slot] == key;
+            let e = data_mut(cluster, slot);
+            let in_use = live(e[2]);
+            if same_board && in_use {
+                let h = PackedHand(e[0]);
+                if h == hand {
+                    let old = unpack(e);
+                    if (old.pn == 0 || old.dn == 0) && found.pn != 0 && found.dn != 0 {
+                        // A proof or disproof is never replaced by less.
+                        return;
+                    }
+                    target = Some(slot);
+                    continue;
+                }
+                let old = unpack(e);
+                let redundant = (found.pn == 0 && hand.is_subset_of(h) && old.pn != 0)
+                    || (found.dn == 0 && h.is_subset_of(hand) && old.dn != 0);
+                if redundant {
+                    e.fill(0);
+                }
+            }
+            let a = if live(e[2]) {
+                (e[2] >> 16) & AMOUNT_MASK
+            } else {
+                0
+            };
+            if a < weakest.0 {
+                weakest = (a, slot);
+            }
+        }
+        let slot = target.unwrap_or(weakest.1);
+        cluster[slot] = key;
+        let e = data_mut(cluster, slot);
+        e[0] = hand.0;
+        let old = unpack(e);
+        let len = if target.is_some() && old.pn == 0 && found.pn == 0 && live(e[2]) {
+            found.len.min(old.len)
+        } else {
+            found.len
+        };
+        e[1] = found.pn as u64 | (found.dn as u64) << 32;
+        e[2] = len as u64 | amount << 16 | generation << GENERATION_SHIFT;
+    }
+
+    /// Permille of the first entries in use.
+    pub fn hashfull(&self) -> usize {
+        let n = HASHFULL_SAMPLE.min(self.clusters * CLUSTER);
+        let used = (0..n)
+            .filter(|&i| {
+                let start = (i / CLUSTER) * CLUSTER * WORDS;
+                self.live(data(&self.words[start..start + CLUSTER * WORDS], i % CLUSTER)[2])
+            })
+            .count();
+        used * 1000 / n.max(1)
+    }
+}
+
+/// The three data words (hand, numbers, length and amount) of `slot`: the
+/// cluster holds its keys first (one cache line to scan), then the data.
+#[inline]
+fn data(cluster: &[u64], slot: usize) -> &[u64] {
+    let i = CLUSTER + slot * (WORDS - 1);
+    &cluster[i..i + WORDS - 1]
+}
+
+#[inline]
+fn data_mut(cluster: &mut [u64], slot: usize) -> &mut [u64] {
+    let i = CLUSTER + slot * (WORDS - 1);
+    &mut cluster[i..i + WORDS - 1]
+}
+
+#[inline]
+fn unpack(e: &[u64]) -> Found {
+    Found {
+        pn: e[1] as u32,
+        dn: (e[1] >> 32) as u32,
+        len: e[2] as u16,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hand(counts: &[(PieceType, u8)]) -> PackedHand {
+        let mut bits = 0;
+        for &(pt, n) in counts {
+            bits |= (n as u64) << (8 * pt.index());
+        }
+        PackedHand(bits)
+    }
+
+    #[test]
+    fn subset_is_per_piece_type() {
+        let g = hand(&[(PieceType::GOLD, 1)]);
+        let gs = hand(&[(PieceType::GOLD, 1), (PieceType::SILVER, 1)]);
+        let p18 = hand(&[(PieceType::PAWN, 18)]);
+        assert!(g.is_subset_of(gs));
+        assert!(!gs.is_subset_of(g));
+        assert!(g.is_subset_of(g));
+        assert!(!p18.is_subset_of(gs));
+        assert!(PackedHand(0).is_subset_of(p18));
+    }
+
+    #[test]
+    fn proofs_and_disproofs_carry_over_by_superiority() {
+        let mut t = Table::new(1);
+        let g = hand(&[(PieceType::GOLD, 1)]);
+        let gs = hand(&[(PieceType::GOLD, 1), (PieceType::SILVER, 1)]);
+        let proven = Found {
+            pn: 0,
+            dn: INF,
+            len: 3,
+        };
+        t.store(42, g, proven, 10);
+        assert_eq!(t.lookup(42, gs), Some(proven));
+        assert_eq!(t.lookup(42, PackedHand(0)), None);
+        let disproven = Found {
+            pn: INF,
+            dn: 0,
+            len: 0,
+        };
+        t.store(7, gs, disproven, 10);
+        assert_eq!(t.lookup(7, g), Some(disproven));
+        assert_eq!(t.lookup(7, hand(&[(PieceType::ROOK, 1)])), None);
+    }
+}

@@ -1,0 +1,49 @@
+//! Unit tests of the solver on the three boards.
+
+use super::*;
+use crate::sfen::parse_sfen;
+
+fn solve_sfen(sfen: &str) -> MateResult {
+    let control = Control::default();
+    control.reset(false);
+    let options = MateOptions {
+        time_ms: Some(60_000),
+        hash_mb: 16,
+        ..MateOptions::default()
+    };
+    solve(&parse_sfen(sfen).unwrap(), &options, &control, None).0
+}
+
+/// The line's length, after checking it mates.
+fn mate_len(sfen: &str) -> usize {
+    match solve_sfen(sfen) {
+        MateResult::Mate(line) => {
+            assert!(
+                pv::is_mating_line(&parse_sfen(sfen).unwrap(), &line),
+                "{sfen}: {line:?}"
+            );
+            line.len()
+        }
+        other => panic!("{sfen}: expected a mate, got {other:?}"),
+    }
+}
+
+#[test]
+fn kingless_three_ply_mate_that_the_old_search_missed() {
+    // G*5b 4a5b G*4b: the old search answered nomate without sente's king.
+    assert_eq!(mate_len("3sks3/9/4S4/9/9/9/9/9/9 b 2G 1"), 3);
+}
+
+#[test]
+fn one_ply_mates() {
+    assert_eq!(mate_len("4k4/9/4P4/9/9/9/9/9/9 b G 1"), 1);
+    assert_eq!(mate_len("4k/5/3G1/5/K4 b S 1"), 1);
+    assert_eq!(mate_len("2k/3/K2 b GS 1"), 1);
+}
+
+#[test]
+fn nomate_when_no_check_mates() {
+    assert_eq!(solve_sfen("4k4/9/9/9/9/9/9/9/9 b - 1"), MateResult::NoMate);
+    assert_eq!(solve_sfen("4k/5/5/5/K4 b GG 1"), MateResult::NoMate);
+    assert_eq!(solve_sfen("4k4/9/9/9/9/9/9/9/9 b G 1"), MateResult::NoMate);
+}
