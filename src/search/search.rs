@@ -285,6 +285,11 @@ impl<'a> Worker<'a> {
     /// Counts a node; returns whether the search must stop.
     #[inline]
     pub(super) fn visit(&mut self) -> bool {
+        if self.stopped {
+            // Nothing is searched (or counted) after the search stopped: a
+            // node limit is never overrun.
+            return true;
+        }
         self.nodes += 1;
         if self.nodes.is_multiple_of(POLL_INTERVAL) {
             self.poll();
