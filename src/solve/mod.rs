@@ -55,11 +55,12 @@
 
 pub mod cache;
 pub mod engine;
-pub mod graph;
+pub mod enumerate;
 pub mod index;
 pub mod pack;
 pub mod report;
 pub mod retro;
+pub mod unmove;
 pub mod value;
 
 use std::time::{Duration, Instant};
@@ -71,7 +72,7 @@ pub use value::Value;
 use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
-use index::KeyIndex;
+use index::{Bits, KeyIndex};
 
 /// Default memory bound of a solve.
 pub const DEFAULT_MAX_BYTES: usize = 4 << 30;
@@ -159,7 +160,7 @@ pub struct Solution {
     index: KeyIndex,
     values: Vec<u16>,
     /// Drawn positions held only by perpetual check ([`retro::perpetual_check_traps`]).
-    trapped: Vec<bool>,
+    trapped: Bits,
     root: Position,
     stats: Stats,
 }
@@ -173,27 +174,34 @@ pub fn solve(
     stop: &dyn Fn() -> bool,
 ) -> Result<Solution, SolveError> {
     let packer = Packer::new(root)?;
+    let threads = limits.threads.clamp(1, 2);
     let started = Instant::now();
-    let graph = graph::build(
+    let mut reachable = enumerate::build(
         &packer,
         packer.pack(root),
-        limits.threads,
+        threads,
         limits.max_bytes,
         stop,
     )?;
     let enumerate = started.elapsed();
+    if stop() {
+        return Err(SolveError::Stopped);
+    }
     let started = Instant::now();
-    let (values, extra) = retro::analyse(&graph);
-    let trapped = retro::perpetual_check_traps(&graph, &values);
+    let (values, in_check) = retro::analyse(&packer, &mut reachable, threads);
+    let index = reachable.index;
+    let trapped = retro::perpetual_check_traps(&packer, &index, &values, &in_check, threads);
     let analyse = started.elapsed();
+    let n = index.len();
     let stats = Stats {
-        positions: graph.len(),
-        edges: graph.children.len(),
-        peak_bytes: graph.bytes() + extra + trapped.capacity(),
+        positions: n,
+        edges: reachable.edges,
+        peak_bytes: reachable
+            .peak_bytes
+            .max(index.bytes() + n * enumerate::ANALYSIS_BYTES + in_check.bytes()),
         enumerate,
         analyse,
     };
-    let graph::Graph { index, .. } = graph;
     Ok(Solution {
         packer,
         index,
@@ -217,7 +225,7 @@ impl Solution {
 
     /// Bytes of heap memory the solution holds.
     pub fn bytes(&self) -> usize {
-        self.index.bytes() + self.values.capacity() * 2 + self.trapped.capacity()
+        self.index.bytes() + self.values.capacity() * 2 + self.trapped.bytes()
     }
 
     /// Whether `pos` is a draw that its side to move can hold only by giving
@@ -229,12 +237,12 @@ impl Solution {
             return None;
         }
         let id = self.index.get(self.packer.pack(pos))?;
-        Some(self.trapped[id as usize])
+        Some(self.trapped.get(id as usize))
     }
 
     /// Positions held only by perpetual check in the whole solved set.
     pub fn perpetual_check_traps(&self) -> usize {
-        self.trapped.iter().filter(|&&t| t).count()
+        self.trapped.count()
     }
 
     /// The value of `pos` for its side to move, if `pos` is in the solved set.

@@ -22,13 +22,30 @@ use crate::types::{Color, Piece, PieceType, Square};
 /// The board's side length.
 const SIZE: u8 = 3;
 /// Squares of the 3x3 board.
-const SQUARES: usize = 9;
+pub(super) const SQUARES: usize = 9;
 /// Bits per square.
-const SQUARE_BITS: u32 = 5;
+pub(super) const SQUARE_BITS: u32 = 5;
+/// Mask of one square's piece code.
+pub(super) const SQUARE_MASK: u64 = (1 << SQUARE_BITS) - 1;
 /// Bit of the side to move.
-const SIDE_SHIFT: u32 = SQUARE_BITS * SQUARES as u32;
+pub(super) const SIDE_SHIFT: u32 = SQUARE_BITS * SQUARES as u32;
+/// Mask of the board's bits (the nine squares).
+pub(super) const BOARD_MASK: u64 = (1 << SIDE_SHIFT) - 1;
 /// First bit of sente's hand.
-const HAND_SHIFT: u32 = SIDE_SHIFT + 1;
+pub(super) const HAND_SHIFT: u32 = SIDE_SHIFT + 1;
+/// Bits of one file of the board (three squares).
+const FILE_BITS: u32 = SQUARE_BITS * SIZE as u32;
+/// Mask of the first file's bits.
+const FILE_MASK: u64 = (1 << FILE_BITS) - 1;
+
+/// The board bits of the mirror image (files 1 and 3 exchanged) of the board
+/// bits `board`.
+#[inline]
+pub(super) fn mirror_board(board: u64) -> u64 {
+    (board & FILE_MASK) << (2 * FILE_BITS)
+        | (board & FILE_MASK << FILE_BITS)
+        | (board >> (2 * FILE_BITS) & FILE_MASK)
+}
 /// Largest product of hand radices that still fits in the 64-bit key.
 const MAX_HAND_STATES: u64 = 1 << (64 - HAND_SHIFT);
 
@@ -117,6 +134,18 @@ impl Packer {
                 .ok_or(PackError::TooMuchMaterial)?;
         }
         Ok(Packer { material, radix })
+    }
+
+    /// Pieces of the `i`-th hand type ([`PieceType::HAND`]) in the material.
+    #[inline]
+    pub(super) fn material(&self, i: usize) -> u8 {
+        self.material[i]
+    }
+
+    /// Place value of the `i`-th hand type's digit in sente's hand.
+    #[inline]
+    pub(super) fn radix(&self, i: usize) -> u64 {
+        self.radix[i]
     }
 
     /// Whether `pos` has this packer's material (so it can be packed by it).

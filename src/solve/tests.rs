@@ -298,7 +298,7 @@ fn thread_count_does_not_change_the_result() {
 /// The trapped positions of a solved set.
 fn trapped_positions(s: &Solution) -> Vec<Position> {
     (0..s.index.len())
-        .filter(|&i| s.trapped[i])
+        .filter(|&i| s.trapped.get(i))
         .map(|i| s.packer.unpack(s.index.key(i as u32)))
         .collect()
 }
@@ -352,5 +352,68 @@ fn perpetual_check_is_the_only_hold_and_loses_by_the_rule() {
             (Outcome::Win(checker.flip()), Reason::PerpetualCheck),
             "{start:?}"
         );
+    }
+}
+
+/// Checks the un-move generator against the forward move generator on the
+/// whole reachable set of `sfen`: every position's predecessors found in the
+/// set are exactly its parents, each as often as it has moves leading there.
+fn unmoves_match_forward_moves(sfen: &str) -> usize {
+    let (_, s) = solved(sfen);
+    let n = s.index.len();
+    let unmover = super::unmove::Unmover::new(s.packer);
+    let mut parents: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let mut counts = vec![0usize; n];
+    let mut list = MoveList::new();
+    for p in 0..n as u32 {
+        let pos = s.packer.unpack(s.index.key(p));
+        movegen::legal_moves(&pos, &mut list);
+        counts[p as usize] = list.len();
+        for &m in list.iter() {
+            let c = s.index.get(s.packer.pack(&pos.play(m))).unwrap();
+            parents[c as usize].push(p);
+        }
+    }
+    for c in 0..n as u32 {
+        let mut found = Vec::new();
+        let key = s.index.key(c);
+        unmover.predecessors(key, counts[c as usize] == 0, &mut |k| {
+            if let Some(p) = s.index.get(k) {
+                found.push(p);
+            }
+        });
+        found.sort_unstable();
+        let want = &mut parents[c as usize];
+        want.sort_unstable();
+        assert_eq!(
+            &found,
+            want,
+            "{sfen}: predecessors of {:?}",
+            s.packer.unpack(key)
+        );
+    }
+    n
+}
+
+#[test]
+fn unmoves_are_the_forward_moves_reversed() {
+    // Pawns (二歩, 打ち歩詰め, forced promotion), lances and knights (dead
+    // squares), silvers, golds, bishops and rooks, promoted and not.
+    for sfen in [
+        "2k/3/K2 b Pp 1",
+        "2k/3/K2 b Rr 1",
+        "2k/3/K2 b LNln 1",
+        "2k/3/K2 b GBg 1",
+        "1k1/1p1/1K1 b S 1",
+    ] {
+        assert!(unmoves_match_forward_moves(sfen) > 100, "{sfen}");
+    }
+}
+
+#[test]
+#[ignore = "a minute: cargo test --release -- --ignored unmoves_on_layouts"]
+fn unmoves_on_layouts() {
+    for sfen in ["B1k/P1p/K1b b - 1", "2k/3/K2 b SPsp 1", "1bk/3/KB1 b Pp 1"] {
+        unmoves_match_forward_moves(sfen);
     }
 }

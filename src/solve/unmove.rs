@@ -1,0 +1,389 @@
+//! Backward move generation on packed positions: the predecessors of a
+//! position, for the retrograde analysis.
+//!
+//! A predecessor of `x` is a position `y` with a legal move `m` such that
+//! `y` after `m` is `x`. The generator works on the packed key alone (no
+//! [`Position`](crate::position::Position) is built) and undoes, for the
+//! side that just moved, every kind of move:
+//!
+//! * a drop (the piece goes back to the hand), with the rules core's drop
+//!   rules: no drop where the piece could never move (dead drops), 二歩, and
+//!   no pawn drop that gives mate (打ち歩詰め; decided by the caller's
+//!   `no_moves`: `x` has no legal move);
+//! * a board move, of the piece as it stands or un-promoted (a promotion
+//!   needs the origin or the target in the mover's zone), with the path of a
+//!   slider empty;
+//! * each of those board moves as a capture, of every piece type the mover
+//!   holds in hand, put back for the other side unpromoted or promoted.
+//!
+//! The generator over-generates on purpose: it does not check that `y` is a
+//! legal position (the side that did not move in check, a piece that could
+//! never move, 二歩 of the side to move in `x`). The caller looks every
+//! candidate up in the reachable set, which holds only positions reached by
+//! legal moves, so an illegal `y` is never found. Given that `y` is in the
+//! set and `x` is too (so the mover's king is not attacked in `x`), the
+//! checks here make `m` legal in `y`; tests compare the result with the
+//! forward move generator on whole reachable sets.
+//!
+//! # Mirror images and multiplicity
+//!
+//! Keys stand for a position and its mirror image. To count each edge of
+//! the forward graph exactly once (the retrograde analysis counts the moves
+//! still unrefuted), the generator undoes moves from both orientations of
+//! `x` and keeps only the predecessors in their key's own orientation (the
+//! one [`Packer::unpack`] gives): then each predecessor key `p` is reported
+//! once for every legal move of `unpack(p)` that leads to `x` or to its
+//! mirror image, as the forward generator sees it.
+
+use super::pack::{
+    BOARD_MASK, HAND_SHIFT, Packer, SIDE_SHIFT, SQUARE_BITS, SQUARE_MASK, SQUARES, mirror_board,
+};
+use crate::bitboard::{self, Bitboard};
+use crate::rules::BoardKind;
+use crate::types::{Color, PieceType, Square};
+
+/// Number of piece type codes (0 = none, 1..=14).
+const TYPES: usize = PieceType::COUNT;
+/// Bit of a piece code marking gote's pieces.
+const GOTE_BIT: u64 = 0x10;
+/// Bits of a piece code holding its type.
+const TYPE_MASK: u64 = 0x0f;
+/// Squares of one file.
+const FILE_SQUARES: usize = 3;
+
+/// A set of the nine squares, bit `i` for packing index `i`.
+type Squares9 = u16;
+
+/// Backward move generator for one material set.
+#[derive(Clone, Debug)]
+pub struct Unmover {
+    packer: Packer,
+    /// `origins[color][type][to]`: squares from which a piece of that colour
+    /// and type reaches `to` on an empty board.
+    origins: Vec<[[Squares9; SQUARES]; TYPES]>,
+    /// `between[a][b]`: squares strictly between `a` and `b` on a line.
+    between: [[Squares9; SQUARES]; SQUARES],
+    /// Promotion zone per colour.
+    zone: [Squares9; 2],
+    /// `dead[color][type]`: squares where that piece may not stand unpromoted.
+    dead: [[Squares9; TYPES]; 2],
+    /// `pawn_check[color][king]`: the square from which the other side's
+    /// pawn checks a king of `color` standing on `king`.
+    pawn_check: [[Squares9; SQUARES]; 2],
+}
+
+/// The rules core's square of packing index `i`.
+fn square(i: usize) -> Square {
+    Square::new((i / FILE_SQUARES) as u8, (i % FILE_SQUARES) as u8)
+}
+
+/// A rules-core bitboard restricted to the 3x3 board, as a nine-square set.
+fn squares9(bb: Bitboard) -> Squares9 {
+    (0..SQUARES)
+        .filter(|&i| bb.has(square(i)))
+        .fold(0, |acc, i| acc | 1 << i)
+}
+
+/// The piece code of a piece of `color` and type code `pt`.
+#[inline]
+fn code(color: Color, pt: u64) -> u64 {
+    match color {
+        Color::Sente => pt,
+        Color::Gote => pt | GOTE_BIT,
+    }
+}
+
+/// The piece code on square `i` of the board bits.
+#[inline]
+fn cell(board: u64, i: usize) -> u64 {
+    board >> (SQUARE_BITS * i as u32) & SQUARE_MASK
+}
+
+/// Board bits with square `i` emptied.
+#[inline]
+fn cleared(board: u64, i: usize) -> u64 {
+    board & !(SQUARE_MASK << (SQUARE_BITS * i as u32))
+}
+
+/// Board bits with piece code `c` put on the empty square `i`.
+#[inline]
+fn with(board: u64, i: usize, c: u64) -> u64 {
+    board | c << (SQUARE_BITS * i as u32)
+}
+
+impl Unmover {
+    /// The generator for the positions packed by `packer`.
+    pub fn new(packer: Packer) -> Unmover {
+        let kind = BoardKind::Ninemasu;
+        let mut origins = vec![[[0; SQUARES]; TYPES]; 2];
+        for color in Color::ALL {
+            for pt in PieceType::ALL {
+                for from in 0..SQUARES {
+                    let reach = bitboard::attacks(color, pt, square(from), Bitboard::EMPTY);
+                    for to in 0..SQUARES {
+                        if reach.has(square(to)) {
+                            origins[color.index()][pt.index()][to] |= 1 << from;
+                        }
+                    }
+                }
+            }
+        }
+        let mut between = [[0; SQUARES]; SQUARES];
+        for (a, row) in between.iter_mut().enumerate() {
+            for (b, set) in row.iter_mut().enumerate() {
+                *set = squares9(bitboard::between(square(a), square(b)));
+            }
+        }
+        let mut dead = [[0; TYPES]; 2];
+        let mut pawn_check = [[0; SQUARES]; 2];
+        for color in Color::ALL {
+            for pt in PieceType::ALL {
+                dead[color.index()][pt.index()] = squares9(kind.dead_squares(color, pt));
+            }
+            for (k, set) in pawn_check[color.index()].iter_mut().enumerate() {
+                *set = squares9(bitboard::step_attacks(color, PieceType::PAWN, square(k)));
+            }
+        }
+        Unmover {
+            packer,
+            origins,
+            between,
+            zone: [
+                squares9(kind.zone(Color::Sente)),
+                squares9(kind.zone(Color::Gote)),
+            ],
+            dead,
+            pawn_check,
+        }
+    }
+
+    /// Calls `emit` with the key of every predecessor of the position `key`
+    /// (see the module docs for multiplicity); `no_moves` says that the side
+    /// to move of `key` has no legal move (so a pawn drop giving check was
+    /// a mate, which 打ち歩詰め forbids).
+    #[inline]
+    pub fn predecessors(&self, key: u64, no_moves: bool, emit: &mut impl FnMut(u64)) {
+        let board = key & BOARD_MASK;
+        let mirrored = mirror_board(board);
+        self.from_board(key, board, no_moves, emit);
+        if mirrored != board {
+            self.from_board(key, mirrored, no_moves, emit);
+        }
+    }
+
+    /// The predecessors of one orientation (`board`) of the position `key`.
+    fn from_board(&self, key: u64, board: u64, no_moves: bool, emit: &mut impl FnMut(u64)) {
+        let stm = Packer::side_to_move(key);
+        let mover = stm.flip();
+        let digits = key >> HAND_SHIFT;
+        let side = (mover == Color::Gote) as u64;
+        let mut occupied: Squares9 = 0;
+        let mut own: Squares9 = 0;
+        let mut king: usize = 0;
+        let mut on_board = [0u8; PieceType::HAND.len()];
+        for i in 0..SQUARES {
+            let c = cell(board, i);
+            if c == 0 {
+                continue;
+            }
+            occupied |= 1 << i;
+            let pt = c & TYPE_MASK;
+            let is_mover = (c & GOTE_BIT != 0) == (mover == Color::Gote);
+            if is_mover {
+                own |= 1 << i;
+            }
+            if pt == PieceType::KING.value() as u64 {
+                if !is_mover {
+                    king = i;
+                }
+            } else {
+                on_board[base_type(pt) as usize - 1] += 1;
+            }
+        }
+        let hand = self.mover_hand(mover, digits, &on_board);
+        let out = Out {
+            side: side << SIDE_SHIFT,
+            digits,
+            mover,
+            hand,
+        };
+        for to in 0..SQUARES {
+            if own & 1 << to == 0 {
+                continue;
+            }
+            let pt = cell(board, to) & TYPE_MASK;
+            let empty_board = cleared(board, to);
+            self.undrop(&out, empty_board, to, pt, board, king, no_moves, emit);
+            self.unmoves(&out, empty_board, to, pt, occupied, emit);
+        }
+    }
+
+    /// The mover's hand counts (by [`PieceType::HAND`] index).
+    fn mover_hand(
+        &self,
+        mover: Color,
+        digits: u64,
+        on_board: &[u8; PieceType::HAND.len()],
+    ) -> [u8; PieceType::HAND.len()] {
+        let mut hand = [0u8; PieceType::HAND.len()];
+        for (i, h) in hand.iter_mut().enumerate() {
+            let material = self.packer.material(i);
+            let sente = (digits / self.packer.radix(i) % (material as u64 + 1)) as u8;
+            *h = match mover {
+                Color::Sente => sente,
+                Color::Gote => material.saturating_sub(sente + on_board[i]),
+            };
+        }
+        hand
+    }
+
+    /// The drop of the unpromoted piece `pt` on `to`, undone.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn undrop(
+        &self,
+        out: &Out,
+        empty_board: u64,
+        to: usize,
+        pt: u64,
+        board: u64,
+        king: usize,
+        no_moves: bool,
+        emit: &mut impl FnMut(u64),
+    ) {
+        if pt == PieceType::KING.value() as u64 || pt > PieceType::KING.value() as u64 {
+            return;
+        }
+        let m = out.mover.index();
+        if self.dead[m][pt as usize] & 1 << to != 0 {
+            return;
+        }
+        if pt == PieceType::PAWN.value() as u64 {
+            let pawn = code(out.mover, pt);
+            let file = to / FILE_SQUARES * FILE_SQUARES;
+            let doubled =
+                (file..file + FILE_SQUARES).any(|i| i != to && cell(board, i) == pawn);
+            let mate = no_moves && self.pawn_check[out.mover.flip().index()][king] & 1 << to != 0;
+            if doubled || mate {
+                return;
+            }
+        }
+        let i = pt as usize - 1;
+        let digits = match out.mover {
+            Color::Sente => out.digits + self.packer.radix(i),
+            Color::Gote => out.digits,
+        };
+        out.emit(empty_board, digits, emit);
+    }
+
+    /// Board moves (and captures) onto `to` ending with the piece `pt`, undone.
+    #[inline]
+    fn unmoves(
+        &self,
+        out: &Out,
+        empty_board: u64,
+        to: usize,
+        pt: u64,
+        occupied: Squares9,
+        emit: &mut impl FnMut(u64),
+    ) {
+        let m = out.mover.index();
+        let promoted = pt > PieceType::KING.value() as u64;
+        if promoted || self.dead[m][pt as usize] & 1 << to == 0 {
+            self.unmoves_of(out, empty_board, to, pt, pt, occupied, emit);
+        }
+        if promoted {
+            self.unmoves_of(out, empty_board, to, base_type(pt), pt, occupied, emit);
+        }
+    }
+
+    /// Moves of a piece of type `from_pt` to `to`, where it stands as `pt`
+    /// (a promotion when they differ), undone.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn unmoves_of(
+        &self,
+        out: &Out,
+        empty_board: u64,
+        to: usize,
+        from_pt: u64,
+        pt: u64,
+        occupied: Squares9,
+        emit: &mut impl FnMut(u64),
+    ) {
+        let m = out.mover.index();
+        let promotion = from_pt != pt;
+        let mut from_set = self.origins[m][from_pt as usize][to] & !occupied;
+        while from_set != 0 {
+            let from = from_set.trailing_zeros() as usize;
+            from_set &= from_set - 1;
+            if self.between[from][to] & occupied != 0 {
+                continue;
+            }
+            if promotion && (self.zone[m] & (1 << from | 1 << to)) == 0 {
+                continue;
+            }
+            let before = with(empty_board, from, code(out.mover, from_pt));
+            out.emit(before, out.digits, emit);
+            self.uncaptures(out, before, to, emit);
+        }
+    }
+
+    /// The position `before` (the mover's piece back on its origin) with a
+    /// piece of the other side captured on `to` put back, for every type the
+    /// mover holds.
+    #[inline]
+    fn uncaptures(&self, out: &Out, before: u64, to: usize, emit: &mut impl FnMut(u64)) {
+        let victim = out.mover.flip();
+        for (i, &pt) in PieceType::HAND.iter().enumerate() {
+            if out.hand[i] == 0 {
+                continue;
+            }
+            let digits = match out.mover {
+                Color::Sente => out.digits - self.packer.radix(i),
+                Color::Gote => out.digits,
+            };
+            let base = pt.value() as u64;
+            if self.dead[victim.index()][pt.index()] & 1 << to == 0 {
+                out.emit(with(before, to, code(victim, base)), digits, emit);
+            }
+            if pt.can_promote() {
+                let promoted = pt.promoted().value() as u64;
+                out.emit(with(before, to, code(victim, promoted)), digits, emit);
+            }
+        }
+    }
+}
+
+/// The unpromoted type code of the piece type code `pt` (not the king).
+#[inline]
+fn base_type(pt: u64) -> u64 {
+    if pt > PieceType::KING.value() as u64 {
+        pt - PieceType::PROMOTION as u64
+    } else {
+        pt
+    }
+}
+
+/// What every predecessor of one orientation shares.
+struct Out {
+    /// The side-to-move bit of the predecessors, in place.
+    side: u64,
+    /// Sente's hand digits of the position undone from.
+    digits: u64,
+    /// The side that made the move undone.
+    mover: Color,
+    /// The mover's hand (by [`PieceType::HAND`] index).
+    hand: [u8; PieceType::HAND.len()],
+}
+
+impl Out {
+    /// Emits the predecessor with these board bits and hand digits if it is
+    /// in its key's own orientation.
+    #[inline]
+    fn emit(&self, board: u64, digits: u64, emit: &mut impl FnMut(u64)) {
+        if board <= mirror_board(board) {
+            emit(board | self.side | digits << HAND_SHIFT);
+        }
+    }
+}
