@@ -23,9 +23,10 @@ const BATCH: usize = 1 << 16;
 pub const IN_CHECK: u8 = 0x80;
 /// Largest number of legal moves the byte holds.
 pub const MAX_MOVES: usize = (IN_CHECK - 1) as usize;
-/// Bytes per position the retrograde analysis adds to the index (values,
-/// counters and its lists of positions at one distance, at most).
-pub const ANALYSIS_BYTES: usize = 2 + 1 + 4;
+/// Bytes per position the retrograde analysis adds to the index (its
+/// 16-bit states, then values, and its lists of positions at one distance,
+/// at most).
+pub const ANALYSIS_BYTES: usize = 2 + 4;
 
 /// The reachable positions.
 #[derive(Debug)]
@@ -53,7 +54,8 @@ fn expand(packer: &Packer, part: &[u64]) -> Result<Expanded, SolveError> {
     let mut children = Vec::with_capacity(part.len() * 8);
     let mut list = MoveList::new();
     for &h in part {
-        let pos = packer.unpack(unhash(h));
+        let key = unhash(h);
+        let pos = packer.unpack(key);
         movegen::legal_moves(&pos, &mut list);
         if list.len() > MAX_MOVES {
             return Err(SolveError::Unsupported(super::PackError::TooMuchMaterial));
@@ -61,29 +63,30 @@ fn expand(packer: &Packer, part: &[u64]) -> Result<Expanded, SolveError> {
         let check = if pos.in_check() { IN_CHECK } else { 0 };
         parents.push((h, list.len() as u8 | check));
         for &m in list.iter() {
-            children.push(hash(packer.pack(&pos.play(m))));
+            children.push(hash(packer.child_key(key, m)));
         }
     }
     Ok(Expanded { parents, children })
 }
 
 /// Records the parents' bytes and inserts the children owned by `shards`;
-/// returns the new keys.
+/// returns the new keys. The children are sorted first, so the inserts
+/// sweep each shard's table in order instead of jumping about.
 fn insert(shards: &mut ShardsMut<'_>, parts: &[Expanded]) -> Vec<u64> {
-    let mut fresh = Vec::new();
+    let mut owned = Vec::new();
+    let mut parents = Vec::new();
     for part in parts {
-        for &(h, byte) in &part.parents {
-            if shards.owns(h) {
-                shards.set_byte(h, byte);
-            }
-        }
-        for &h in &part.children {
-            if shards.owns(h) && shards.insert(h) {
-                fresh.push(h);
-            }
-        }
+        parents.extend(part.parents.iter().filter(|&&(h, _)| shards.owns(h)));
+        owned.extend(part.children.iter().filter(|&&h| shards.owns(h)));
     }
-    fresh
+    parents.sort_unstable();
+    for (h, byte) in parents {
+        shards.set_byte(h, byte);
+    }
+    owned.sort_unstable();
+    owned.dedup();
+    owned.retain(|&h| shards.insert(h));
+    owned
 }
 
 /// Expands `keys` on `threads` threads.
@@ -144,14 +147,20 @@ pub fn build(
     let mut next: Vec<u64> = Vec::new();
     let mut edges = 0usize;
     let mut peak = 0usize;
+    let mut texp = std::time::Duration::ZERO;
+    let mut tins = std::time::Duration::ZERO;
     while !level.is_empty() {
         for batch in level.chunks(BATCH) {
             if stop() {
                 return Err(SolveError::Stopped);
             }
+            let t = std::time::Instant::now();
             let parts = expand_all(packer, batch, threads)?;
+            texp += t.elapsed();
+            let t = std::time::Instant::now();
             edges += parts.iter().map(|p| p.children.len()).sum::<usize>();
             next.extend(insert_all(&mut set, &parts, threads));
+            tins += t.elapsed();
             let projected = projected_bytes(&set, level.capacity() + next.capacity());
             peak = peak.max(projected);
             if projected > max_bytes || set.len() >= u32::MAX as usize / 2 {
@@ -166,7 +175,9 @@ pub fn build(
             next = Vec::new();
         }
     }
+    let t = std::time::Instant::now();
     let (index, info) = set.into_index(threads);
+    eprintln!("TRACE drain {:?} exp {:?} ins {:?}", t.elapsed(), texp, tins);
     Ok(Reachable {
         index,
         info,

@@ -15,6 +15,7 @@
 //! reachable from it. A packed position is never 0 (a king is always on the
 //! board), which hash tables use as their empty slot.
 
+use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::BoardKind;
 use crate::types::{Color, Piece, PieceType, Square};
@@ -71,6 +72,26 @@ impl std::fmt::Display for PackError {
 }
 
 impl std::error::Error for PackError {}
+
+/// Bits of a piece code holding its type.
+const TYPE_BITS: u64 = 0x0f;
+/// Bit of a piece code marking gote's pieces.
+const GOTE_CODE: u64 = 0x10;
+
+/// The packing index of a square of the 3x3 board.
+#[inline]
+fn packing_index(sq: Square) -> u32 {
+    sq.file() as u32 * SIZE as u32 + sq.rank() as u32
+}
+
+/// The piece code of a piece of `color` and type code `pt`.
+#[inline]
+fn piece_code(color: Color, pt: u64) -> u64 {
+    match color {
+        Color::Sente => pt,
+        Color::Gote => pt | GOTE_CODE,
+    }
+}
 
 /// The packing index of the mirror image (files 1 <-> 3) of each square.
 const MIRROR: [usize; SQUARES] = {
@@ -178,6 +199,40 @@ impl Packer {
             digits += hand.count(pt) as u64 * self.radix[i];
         }
         key | digits << HAND_SHIFT
+    }
+
+    /// The key of the position after the legal move `m` of the position
+    /// `unpack(key)` (in that orientation), computed on the packed form:
+    /// the same as `pack(&unpack(key).play(m))`, without building either.
+    #[inline]
+    pub fn child_key(&self, key: u64, m: Move) -> u64 {
+        let mut board = key & BOARD_MASK;
+        let mut digits = key >> HAND_SHIFT;
+        let side = Packer::side_to_move(key);
+        let to = packing_index(m.to());
+        if m.is_drop() {
+            let pt = m.dropped();
+            board |= piece_code(side, pt.value() as u64) << (SQUARE_BITS * to);
+            if side == Color::Sente {
+                digits -= self.radix[pt.index() - 1];
+            }
+        } else {
+            let from = packing_index(m.from());
+            let mut moved = board >> (SQUARE_BITS * from) & SQUARE_MASK;
+            let captured = board >> (SQUARE_BITS * to) & SQUARE_MASK;
+            if m.is_promotion() {
+                moved += PieceType::PROMOTION as u64;
+            }
+            board &= !(SQUARE_MASK << (SQUARE_BITS * from) | SQUARE_MASK << (SQUARE_BITS * to));
+            board |= moved << (SQUARE_BITS * to);
+            if captured != 0 && side == Color::Sente {
+                let pt = PieceType::from_u8((captured & TYPE_BITS) as u8)
+                    .map_or(PieceType::PAWN, PieceType::unpromoted);
+                digits += self.radix[pt.index() - 1];
+            }
+        }
+        let next_side = (side == Color::Sente) as u64;
+        board.min(mirror_board(board)) | next_side << SIDE_SHIFT | digits << HAND_SHIFT
     }
 
     /// The side to move of a packed position.

@@ -370,7 +370,9 @@ fn unmoves_match_forward_moves(sfen: &str) -> usize {
         movegen::legal_moves(&pos, &mut list);
         counts[p as usize] = list.len();
         for &m in list.iter() {
-            let c = s.index.get(s.packer.pack(&pos.play(m))).unwrap();
+            let child = s.packer.pack(&pos.play(m));
+            assert_eq!(s.packer.child_key(s.index.key(p), m), child, "{pos:?} {m}");
+            let c = s.index.get(child).unwrap();
             parents[c as usize].push(p);
         }
     }

@@ -60,7 +60,7 @@ pub struct Unmover {
     packer: Packer,
     /// `origins[color][type][to]`: squares from which a piece of that colour
     /// and type reaches `to` on an empty board.
-    origins: Vec<[[Squares9; SQUARES]; TYPES]>,
+    origins: [[[Squares9; SQUARES]; TYPES]; 2],
     /// `between[a][b]`: squares strictly between `a` and `b` on a line.
     between: [[Squares9; SQUARES]; SQUARES],
     /// Promotion zone per colour.
@@ -70,6 +70,16 @@ pub struct Unmover {
     /// `pawn_check[color][king]`: the square from which the other side's
     /// pawn checks a king of `color` standing on `king`.
     pawn_check: [[Squares9; SQUARES]; 2],
+    /// Sente's hand counts (by [`PieceType::HAND`] index) of every value of
+    /// the hand digits.
+    hands: Vec<[u8; PieceType::HAND.len()]>,
+}
+
+/// The mover's pieces other than the one that moved, for the check test.
+struct Pieces {
+    squares: [u8; SQUARES],
+    types: [u8; SQUARES],
+    len: usize,
 }
 
 /// The rules core's square of packing index `i`.
@@ -115,7 +125,7 @@ impl Unmover {
     /// The generator for the positions packed by `packer`.
     pub fn new(packer: Packer) -> Unmover {
         let kind = BoardKind::Ninemasu;
-        let mut origins = vec![[[0; SQUARES]; TYPES]; 2];
+        let mut origins = [[[0; SQUARES]; TYPES]; 2];
         for color in Color::ALL {
             for pt in PieceType::ALL {
                 for from in 0..SQUARES {
@@ -144,8 +154,21 @@ impl Unmover {
                 *set = squares9(bitboard::step_attacks(color, PieceType::PAWN, square(k)));
             }
         }
+        let states: u64 = (0..PieceType::HAND.len())
+            .map(|i| packer.material(i) as u64 + 1)
+            .product();
+        let hands = (0..states)
+            .map(|digits| {
+                let mut hand = [0u8; PieceType::HAND.len()];
+                for (i, h) in hand.iter_mut().enumerate() {
+                    *h = (digits / packer.radix(i) % (packer.material(i) as u64 + 1)) as u8;
+                }
+                hand
+            })
+            .collect();
         Unmover {
             packer,
+            hands,
             origins,
             between,
             zone: [
@@ -206,6 +229,7 @@ impl Unmover {
             digits,
             mover,
             hand,
+            king,
         };
         for to in 0..SQUARES {
             if own & 1 << to == 0 {
@@ -213,9 +237,54 @@ impl Unmover {
             }
             let pt = cell(board, to) & TYPE_MASK;
             let empty_board = cleared(board, to);
-            self.undrop(&out, empty_board, to, pt, board, king, no_moves, emit);
-            self.unmoves(&out, empty_board, to, pt, occupied, emit);
+            let others = self.others(board, own & !(1 << to));
+            let empty = occupied & !(1 << to);
+            if !self.attacked(&out, &others, empty) {
+                self.undrop(&out, empty_board, to, pt, board, king, no_moves, emit);
+            }
+            self.unmoves(&out, empty_board, to, pt, occupied, &others, emit);
         }
+    }
+
+    /// The pieces on the squares `set` of `board`.
+    #[inline]
+    fn others(&self, board: u64, mut set: Squares9) -> Pieces {
+        let mut pieces = Pieces {
+            squares: [0; SQUARES],
+            types: [0; SQUARES],
+            len: 0,
+        };
+        while set != 0 {
+            let i = set.trailing_zeros() as usize;
+            set &= set - 1;
+            pieces.squares[pieces.len] = i as u8;
+            pieces.types[pieces.len] = (cell(board, i) & TYPE_MASK) as u8;
+            pieces.len += 1;
+        }
+        pieces
+    }
+
+    /// Whether a piece of the mover at `square` of type `pt` attacks the
+    /// other side's king, with `occupied` the occupancy.
+    #[inline]
+    fn attacks_king(&self, out: &Out, square: usize, pt: usize, occupied: Squares9) -> bool {
+        self.origins[out.mover.index()][pt][out.king] & 1 << square != 0
+            && self.between[square][out.king] & occupied == 0
+    }
+
+    /// Whether one of `pieces` attacks the other side's king, with
+    /// `occupied` the occupancy (then the position is illegal with the
+    /// mover to move).
+    #[inline]
+    fn attacked(&self, out: &Out, pieces: &Pieces, occupied: Squares9) -> bool {
+        (0..pieces.len).any(|j| {
+            self.attacks_king(
+                out,
+                pieces.squares[j] as usize,
+                pieces.types[j] as usize,
+                occupied,
+            )
+        })
     }
 
     /// The mover's hand counts (by [`PieceType::HAND`] index).
@@ -228,7 +297,7 @@ impl Unmover {
         let mut hand = [0u8; PieceType::HAND.len()];
         for (i, h) in hand.iter_mut().enumerate() {
             let material = self.packer.material(i);
-            let sente = (digits / self.packer.radix(i) % (material as u64 + 1)) as u8;
+            let sente = self.hands[digits as usize][i];
             *h = match mover {
                 Color::Sente => sente,
                 Color::Gote => material.saturating_sub(sente + on_board[i]),
@@ -285,32 +354,37 @@ impl Unmover {
         to: usize,
         pt: u64,
         occupied: Squares9,
+        others: &Pieces,
         emit: &mut impl FnMut(u64),
     ) {
         let m = out.mover.index();
         let promoted = pt > PieceType::KING.value() as u64;
+        let at = Target {
+            empty_board,
+            to,
+            occupied,
+        };
         if promoted || self.dead[m][pt as usize] & 1 << to == 0 {
-            self.unmoves_of(out, empty_board, to, pt, pt, occupied, emit);
+            self.unmoves_of(out, &at, pt, pt, others, emit);
         }
         if promoted {
-            self.unmoves_of(out, empty_board, to, base_type(pt), pt, occupied, emit);
+            self.unmoves_of(out, &at, base_type(pt), pt, others, emit);
         }
     }
 
     /// Moves of a piece of type `from_pt` to `to`, where it stands as `pt`
     /// (a promotion when they differ), undone.
-    #[allow(clippy::too_many_arguments)]
     #[inline]
     fn unmoves_of(
         &self,
         out: &Out,
-        empty_board: u64,
-        to: usize,
+        at: &Target,
         from_pt: u64,
         pt: u64,
-        occupied: Squares9,
+        others: &Pieces,
         emit: &mut impl FnMut(u64),
     ) {
+        let (to, occupied) = (at.to, at.occupied);
         let m = out.mover.index();
         let promotion = from_pt != pt;
         let mut from_set = self.origins[m][from_pt as usize][to] & !occupied;
@@ -323,9 +397,18 @@ impl Unmover {
             if promotion && (self.zone[m] & (1 << from | 1 << to)) == 0 {
                 continue;
             }
-            let before = with(empty_board, from, code(out.mover, from_pt));
-            out.emit(before, out.digits, emit);
-            self.uncaptures(out, before, to, emit);
+            let before = with(at.empty_board, from, code(out.mover, from_pt));
+            // Occupancy before the move: the origin filled, the target
+            // empty (a plain move) or holding the captured piece.
+            let plain = (occupied & !(1 << to)) | 1 << from;
+            let capture = plain | 1 << to;
+            let moved_checks = |occ| self.attacks_king(out, from, from_pt as usize, occ);
+            if !moved_checks(plain) && !self.attacked(out, others, plain) {
+                out.emit(before, out.digits, emit);
+            }
+            if !moved_checks(capture) && !self.attacked(out, others, capture) {
+                self.uncaptures(out, before, to, emit);
+            }
         }
     }
 
@@ -375,6 +458,18 @@ struct Out {
     mover: Color,
     /// The mover's hand (by [`PieceType::HAND`] index).
     hand: [u8; PieceType::HAND.len()],
+    /// The other side's king square.
+    king: usize,
+}
+
+/// The square a move undone went to.
+struct Target {
+    /// The board bits with that square emptied.
+    empty_board: u64,
+    /// The square.
+    to: usize,
+    /// The occupancy after the move.
+    occupied: Squares9,
 }
 
 impl Out {
