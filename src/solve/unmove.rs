@@ -27,13 +27,22 @@
 //!
 //! # Mirror images and multiplicity
 //!
-//! Keys stand for a position and its mirror image. To count each edge of
-//! the forward graph exactly once (the retrograde analysis counts the moves
-//! still unrefuted), the generator undoes moves from both orientations of
-//! `x` and keeps only the predecessors in their key's own orientation (the
-//! one [`Packer::unpack`] gives): then each predecessor key `p` is reported
-//! once for every legal move of `unpack(p)` that leads to `x` or to its
-//! mirror image, as the forward generator sees it.
+//! Keys stand for a position and its mirror image. The retrograde analysis
+//! counts the moves still unrefuted, so each predecessor key `p` must be
+//! reported once for every legal move of `unpack(p)` that leads to `x` or
+//! to its mirror image, as the forward generator sees it. The generator
+//! undoes moves from one orientation of `x` only; a predecessor `y` found
+//! so stands for the moves of `y` to `x`, which mirror onto moves of the
+//! mirror image of `y` to the mirror image of `x`. Counting them:
+//!
+//! * `x` and `y` both asymmetric (not their own mirror image): each `y`
+//!   is one move of `p`'s orientation to `x` or to its mirror: once.
+//! * `x` symmetric, `y` asymmetric: `y` and its mirror image are both
+//!   found, for the same moves of `p`: only the one in `p`'s orientation
+//!   counts.
+//! * `x` asymmetric, `y` symmetric: the moves of `y` to `x` and those to its
+//!   mirror image are as many, and only the former are found: twice.
+//! * both symmetric: once.
 
 use super::pack::{
     BOARD_MASK, HAND_SHIFT, Packer, SIDE_SHIFT, SQUARE_BITS, SQUARE_MASK, SQUARES, mirror_board,
@@ -187,15 +196,6 @@ impl Unmover {
     #[inline]
     pub fn predecessors(&self, key: u64, no_moves: bool, emit: &mut impl FnMut(u64)) {
         let board = key & BOARD_MASK;
-        let mirrored = mirror_board(board);
-        self.from_board(key, board, no_moves, emit);
-        if mirrored != board {
-            self.from_board(key, mirrored, no_moves, emit);
-        }
-    }
-
-    /// The predecessors of one orientation (`board`) of the position `key`.
-    fn from_board(&self, key: u64, board: u64, no_moves: bool, emit: &mut impl FnMut(u64)) {
         let stm = Packer::side_to_move(key);
         let mover = stm.flip();
         let digits = key >> HAND_SHIFT;
@@ -230,6 +230,7 @@ impl Unmover {
             mover,
             hand,
             king,
+            symmetric: board == mirror_board(board),
         };
         for to in 0..SQUARES {
             if own & 1 << to == 0 {
@@ -460,6 +461,8 @@ struct Out {
     hand: [u8; PieceType::HAND.len()],
     /// The other side's king square.
     king: usize,
+    /// Whether the position undone from is its own mirror image.
+    symmetric: bool,
 }
 
 /// The square a move undone went to.
@@ -473,12 +476,21 @@ struct Target {
 }
 
 impl Out {
-    /// Emits the predecessor with these board bits and hand digits if it is
-    /// in its key's own orientation.
+    /// Emits the key of the predecessor with these board bits and hand
+    /// digits as often as it counts (see the module docs).
     #[inline]
     fn emit(&self, board: u64, digits: u64, emit: &mut impl FnMut(u64)) {
-        if board <= mirror_board(board) {
-            emit(board | self.side | digits << HAND_SHIFT);
+        let mirrored = mirror_board(board);
+        let rest = self.side | digits << HAND_SHIFT;
+        if board == mirrored {
+            emit(board | rest);
+            if !self.symmetric {
+                emit(board | rest);
+            }
+        } else if board < mirrored {
+            emit(board | rest);
+        } else if !self.symmetric {
+            emit(mirrored | rest);
         }
     }
 }
