@@ -147,20 +147,14 @@ pub fn build(
     let mut next: Vec<u64> = Vec::new();
     let mut edges = 0usize;
     let mut peak = 0usize;
-    let mut texp = std::time::Duration::ZERO;
-    let mut tins = std::time::Duration::ZERO;
     while !level.is_empty() {
         for batch in level.chunks(BATCH) {
             if stop() {
                 return Err(SolveError::Stopped);
             }
-            let t = std::time::Instant::now();
             let parts = expand_all(packer, batch, threads)?;
-            texp += t.elapsed();
-            let t = std::time::Instant::now();
             edges += parts.iter().map(|p| p.children.len()).sum::<usize>();
             next.extend(insert_all(&mut set, &parts, threads));
-            tins += t.elapsed();
             let projected = projected_bytes(&set, level.capacity() + next.capacity());
             peak = peak.max(projected);
             if projected > max_bytes || set.len() >= u32::MAX as usize / 2 {
@@ -175,9 +169,7 @@ pub fn build(
             next = Vec::new();
         }
     }
-    let t = std::time::Instant::now();
     let (index, info) = set.into_index(threads);
-    eprintln!("TRACE drain {:?} exp {:?} ins {:?}", t.elapsed(), texp, tins);
     Ok(Reachable {
         index,
         info,

@@ -190,7 +190,6 @@ pub fn solve(
     let started = Instant::now();
     let (values, in_check) = retro::analyse(&packer, &mut reachable, threads);
     let index = reachable.index;
-    eprintln!("TRACE retro {:?}", started.elapsed());
     let trapped = retro::perpetual_check_traps(&packer, &index, &values, &in_check, threads);
     let analyse = started.elapsed();
     let n = index.len();
@@ -301,28 +300,3 @@ impl Solution {
 #[cfg(test)]
 mod tests;
 
-impl Solution {
-    #[doc(hidden)]
-    pub fn unmove_stats(&self) -> (usize, usize, usize) {
-        let u = unmove::Unmover::new(self.packer);
-        let (mut c, mut h) = (0, 0);
-        let t = Instant::now();
-        for id in 0..self.index.len() as u32 {
-            u.predecessors(self.index.key(id), false, &mut |k| {
-                c += 1;
-                if self.index.get(k).is_some() {
-                    h += 1;
-                }
-            });
-        }
-        eprintln!("unmove+lookup pass {:?}", t.elapsed());
-        let t = Instant::now();
-        for id in 0..self.index.len() as u32 {
-            u.predecessors(self.index.key(id), false, &mut |k| {
-                c += (k & 1) as usize;
-            });
-        }
-        eprintln!("unmove only pass {:?}", t.elapsed());
-        (c, h, self.index.len())
-    }
-}
