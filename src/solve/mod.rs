@@ -41,17 +41,31 @@
 //!
 //! A position is packed into a `u64` ([`pack`]), one key for a position and
 //! its mirror image (the rules are symmetric under exchanging files 1 and 3,
-//! and so are the values), which halves the set; the reachable set is a
-//! hash index of those keys ([`index`]) plus, while solving, the move edges
-//! both ways (4 bytes per edge each way) and a few bytes of value, counter
-//! and flags per position. [`Limits::max_bytes`] bounds the whole (default
-//! 4 GiB): after every batch of the enumeration the solve's peak is
-//! projected from the tables' sizes (the analysis's tables and the hash
-//! index's next doubling included), and a set that would exceed the bound
-//! is refused with [`SolveError::TooLarge`] rather than swapped. Expansion
-//! runs on [`Limits::threads`] threads. After the analysis the edges are
-//! freed; a [`Solution`] keeps the index, the values and the trap flags
-//! (about 28 to 46 bytes per position).
+//! and so are the values), which halves the set. No move edge is stored:
+//!
+//! 1. [`enumerate`] finds the reachable set breadth first, the expansion
+//!    (rules-core move generation) and the insertion into a sharded hash
+//!    set ([`index::KeySet`], 9 bytes a slot, each shard growing on its own)
+//!    split over [`Limits::threads`] threads; it keeps one byte per position,
+//!    its number of legal moves and whether it is in check. The set then
+//!    becomes a sorted array of scrambled keys with a small directory
+//!    ([`index::KeyIndex`], about 8.1 bytes per position); a position's id
+//!    is its rank there.
+//! 2. [`retro`] runs the retrograde analysis with one 16-bit atomic state
+//!    per position (the count of unrefuted moves while undecided, then the
+//!    value), generating each decided position's predecessors by un-moves
+//!    ([`unmove`]) and looking them up in the index, each level of distance
+//!    split over the threads.
+//! 3. [`retro::perpetual_check_traps`] generates moves again, over the draws.
+//!
+//! The peak is about 8 + 2 + 4 bytes per position in the analysis (index,
+//! states, one level's list at most) and the hash set's 12 to 24 bytes per
+//! position plus the sorted array while the enumeration ends.
+//! [`Limits::max_bytes`] bounds it (default 4 GiB): after every batch of the
+//! enumeration the solve's peak is projected from the tables' sizes, and a
+//! set that would exceed the bound is refused with [`SolveError::TooLarge`]
+//! rather than swapped. A [`Solution`] keeps the index, the values and the
+//! trap flags: about 10.2 bytes per position.
 
 pub mod cache;
 pub mod engine;
@@ -116,7 +130,8 @@ impl From<PackError> for SolveError {
 /// Resources a solve may use.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
-    /// Worker threads for the expansion.
+    /// Worker threads of the enumeration and the analysis (1 or 2; more
+    /// count as 2).
     pub threads: usize,
     /// Bound on the memory used (bytes).
     pub max_bytes: usize,
@@ -176,13 +191,8 @@ pub fn solve(
     let packer = Packer::new(root)?;
     let threads = limits.threads.clamp(1, 2);
     let started = Instant::now();
-    let mut reachable = enumerate::build(
-        &packer,
-        packer.pack(root),
-        threads,
-        limits.max_bytes,
-        stop,
-    )?;
+    let mut reachable =
+        enumerate::build(&packer, packer.pack(root), threads, limits.max_bytes, stop)?;
     let enumerate = started.elapsed();
     if stop() {
         return Err(SolveError::Stopped);
@@ -299,4 +309,3 @@ impl Solution {
 
 #[cfg(test)]
 mod tests;
-

@@ -60,11 +60,7 @@ fn final_value(state: u16) -> u16 {
 
 /// The values of every position (encoded, see [`Value::encode`]) and the
 /// in-check flags, consuming the per-position bytes of `reachable`.
-pub fn analyse(
-    packer: &Packer,
-    reachable: &mut Reachable,
-    threads: usize,
-) -> (Vec<u16>, Bits) {
+pub fn analyse(packer: &Packer, reachable: &mut Reachable, threads: usize) -> (Vec<u16>, Bits) {
     let info = std::mem::take(&mut reachable.info);
     let n = info.len();
     let mut in_check = Bits::new(n);
@@ -94,7 +90,10 @@ pub fn analyse(
     };
     let mut distance = 0u32;
     while !level.is_empty() {
-        assert!(distance < MAX_STATE_DISTANCE, "distance beyond the state's range");
+        assert!(
+            distance < MAX_STATE_DISTANCE,
+            "distance beyond the state's range"
+        );
         level = table.level(&level, distance, threads);
         distance += 1;
     }
@@ -142,31 +141,32 @@ impl Table<'_> {
         let mut next = Vec::new();
         for &id in part {
             let key = self.index.key(id);
-            self.unmover.predecessors(key, distance == 0, &mut |parent| {
-                let Some(p) = self.index.get(parent) else {
-                    return;
-                };
-                let state = &self.states[p as usize];
-                let current = state.load(Relaxed);
-                if current & UNDECIDED == 0 {
-                    return;
-                }
-                if lost_here {
-                    // Only wins are decided at this level: a failed exchange
-                    // means another thread decided it first.
-                    if state
-                        .compare_exchange(current, win, Relaxed, Relaxed)
-                        .is_ok()
-                    {
+            self.unmover
+                .predecessors(key, distance == 0, &mut |parent| {
+                    let Some(p) = self.index.get(parent) else {
+                        return;
+                    };
+                    let state = &self.states[p as usize];
+                    let current = state.load(Relaxed);
+                    if current & UNDECIDED == 0 {
+                        return;
+                    }
+                    if lost_here {
+                        // Only wins are decided at this level: a failed exchange
+                        // means another thread decided it first.
+                        if state
+                            .compare_exchange(current, win, Relaxed, Relaxed)
+                            .is_ok()
+                        {
+                            next.push(p);
+                        }
+                    } else if state.fetch_sub(1, Relaxed) == UNDECIDED | 1 {
+                        // Only this thread can still touch it: its moves are all
+                        // refuted.
+                        state.store(loss, Relaxed);
                         next.push(p);
                     }
-                } else if state.fetch_sub(1, Relaxed) == UNDECIDED | 1 {
-                    // Only this thread can still touch it: its moves are all
-                    // refuted.
-                    state.store(loss, Relaxed);
-                    next.push(p);
-                }
-            });
+                });
         }
         next
     }

@@ -137,11 +137,12 @@ impl Unmover {
         let mut origins = [[[0; SQUARES]; TYPES]; 2];
         for color in Color::ALL {
             for pt in PieceType::ALL {
+                let to_origins = &mut origins[color.index()][pt.index()];
                 for from in 0..SQUARES {
                     let reach = bitboard::attacks(color, pt, square(from), Bitboard::EMPTY);
-                    for to in 0..SQUARES {
+                    for (to, set) in to_origins.iter_mut().enumerate() {
                         if reach.has(square(to)) {
-                            origins[color.index()][pt.index()][to] |= 1 << from;
+                            *set |= 1 << from;
                         }
                     }
                 }
@@ -231,6 +232,7 @@ impl Unmover {
             hand,
             king,
             symmetric: board == mirror_board(board),
+            no_moves,
         };
         for to in 0..SQUARES {
             if own & 1 << to == 0 {
@@ -239,11 +241,15 @@ impl Unmover {
             let pt = cell(board, to) & TYPE_MASK;
             let empty_board = cleared(board, to);
             let others = self.others(board, own & !(1 << to));
-            let empty = occupied & !(1 << to);
-            if !self.attacked(&out, &others, empty) {
-                self.undrop(&out, empty_board, to, pt, board, king, no_moves, emit);
+            let at = Target {
+                empty_board,
+                to,
+                occupied,
+            };
+            if !self.attacked(&out, &others, occupied & !(1 << to)) {
+                self.undrop(&out, &at, pt, emit);
             }
-            self.unmoves(&out, empty_board, to, pt, occupied, &others, emit);
+            self.unmoves(&out, &at, pt, &others, emit);
         }
     }
 
@@ -308,19 +314,9 @@ impl Unmover {
     }
 
     /// The drop of the unpromoted piece `pt` on `to`, undone.
-    #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn undrop(
-        &self,
-        out: &Out,
-        empty_board: u64,
-        to: usize,
-        pt: u64,
-        board: u64,
-        king: usize,
-        no_moves: bool,
-        emit: &mut impl FnMut(u64),
-    ) {
+    fn undrop(&self, out: &Out, at: &Target, pt: u64, emit: &mut impl FnMut(u64)) {
+        let to = at.to;
         if pt == PieceType::KING.value() as u64 || pt > PieceType::KING.value() as u64 {
             return;
         }
@@ -332,8 +328,9 @@ impl Unmover {
             let pawn = code(out.mover, pt);
             let file = to / FILE_SQUARES * FILE_SQUARES;
             let doubled =
-                (file..file + FILE_SQUARES).any(|i| i != to && cell(board, i) == pawn);
-            let mate = no_moves && self.pawn_check[out.mover.flip().index()][king] & 1 << to != 0;
+                (file..file + FILE_SQUARES).any(|i| i != to && cell(at.empty_board, i) == pawn);
+            let mate =
+                out.no_moves && self.pawn_check[out.mover.flip().index()][out.king] & 1 << to != 0;
             if doubled || mate {
                 return;
             }
@@ -343,7 +340,7 @@ impl Unmover {
             Color::Sente => out.digits + self.packer.radix(i),
             Color::Gote => out.digits,
         };
-        out.emit(empty_board, digits, emit);
+        out.emit(at.empty_board, digits, emit);
     }
 
     /// Board moves (and captures) onto `to` ending with the piece `pt`, undone.
@@ -351,25 +348,18 @@ impl Unmover {
     fn unmoves(
         &self,
         out: &Out,
-        empty_board: u64,
-        to: usize,
+        at: &Target,
         pt: u64,
-        occupied: Squares9,
         others: &Pieces,
         emit: &mut impl FnMut(u64),
     ) {
         let m = out.mover.index();
         let promoted = pt > PieceType::KING.value() as u64;
-        let at = Target {
-            empty_board,
-            to,
-            occupied,
-        };
-        if promoted || self.dead[m][pt as usize] & 1 << to == 0 {
-            self.unmoves_of(out, &at, pt, pt, others, emit);
+        if promoted || self.dead[m][pt as usize] & 1 << at.to == 0 {
+            self.unmoves_of(out, at, pt, pt, others, emit);
         }
         if promoted {
-            self.unmoves_of(out, &at, base_type(pt), pt, others, emit);
+            self.unmoves_of(out, at, base_type(pt), pt, others, emit);
         }
     }
 
@@ -463,6 +453,8 @@ struct Out {
     king: usize,
     /// Whether the position undone from is its own mirror image.
     symmetric: bool,
+    /// Whether the position undone from has no legal move.
+    no_moves: bool,
 }
 
 /// The square a move undone went to.
