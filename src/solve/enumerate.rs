@@ -123,14 +123,22 @@ fn insert_all(set: &mut KeySet, parts: &[Expanded], threads: usize) -> Vec<u64> 
 }
 
 /// The peak bytes of a solve whose enumeration holds this much, counting
-/// the sorted index and bytes it turns into and the analysis after it.
+/// the analysis after it. While the set turns into the sorted index each
+/// shard is freed once its keys are written (the index's pages are only
+/// committed as they are written), so that step needs little more than the
+/// set itself: a few shards' worth.
 fn projected_bytes(set: &KeySet, queued: usize) -> usize {
     let n = set.len();
     let enumeration = set.bytes() + queued * 8;
-    let drain = set.bytes() + KeyIndex::bytes_for(n) + n;
-    let analysis = KeyIndex::bytes_for(n) + n * ANALYSIS_BYTES;
+    let drain = set.bytes() + set.bytes() / shard_count() * DRAIN_SHARDS;
+    // The analysis: the index, the move counts (one byte) while they turn
+    // into states, the in-check bits, states and lists of one level.
+    let analysis = KeyIndex::bytes_for(n) + n * (ANALYSIS_BYTES + 1) + n / 8;
     enumeration.max(drain).max(analysis)
 }
+
+/// Shards' worth of memory the conversion to the index needs beyond the set.
+const DRAIN_SHARDS: usize = 4;
 
 /// Enumerates the positions reachable from `root_key`.
 pub fn build(
