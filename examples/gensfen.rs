@@ -32,7 +32,7 @@ const MATE_CP: i32 = 10_000;
 /// for [`ADJUDICATE_PLIES`] plies in a row.
 const ADJUDICATE_CP: i32 = 3_000;
 /// Plies of a lopsided score before adjudication.
-const ADJUDICATE_PLIES: u32 = 4;
+const ADJUDICATE_PLIES: i32 = 4;
 
 struct Args {
     board: BoardKind,

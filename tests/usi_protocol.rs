@@ -414,14 +414,29 @@ fn a_bad_eval_file_is_reported_and_the_built_in_weights_play() {
     std::fs::write(&truncated, &b"FKYEVAL1\x01\x02"[..]).unwrap();
     for file in [dir.join("missing.bin"), truncated] {
         e.send(&format!("setoption name EvalFile value {}", file.display()));
-        let lines = e.sync();
-        assert_eq!(errors(&lines).len(), 1, "{lines:?}");
-        assert!(lines[0].contains("EvalFile"), "{lines:?}");
+        // Reported once: at isready, or (when the engine was still winding
+        // down the last search and answered readyok at once) at the go.
+        let mut lines = e.sync();
         e.send("position startpos");
         e.send("go depth 4");
-        let lines = e.until_bestmove(PATIENCE);
+        lines.extend(e.until_bestmove(PATIENCE));
         assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+        let errs = errors(&lines);
+        assert_eq!(errs.len(), 1, "{file:?} {lines:?}");
+        assert!(errs[0].contains("EvalFile"), "{lines:?}");
     }
+    // The same path repaired (material-only weights): loaded at the next
+    // isready without an error, and the learned evaluation is then material.
+    let repaired = dir.join("truncated.bin");
+    std::fs::write(&repaired, fukayomi::eval::Weights::material().to_bytes()).unwrap();
+    assert_eq!(e.sync(), Vec::<String>::new());
+    e.send("position sfen 4k4/9/9/9/9/9/9/9/4K3G w - 1");
+    e.send("go depth 1");
+    let lines = e.until_bestmove(PATIENCE);
+    assert!(
+        lines.iter().any(|l| l.contains("score cp -540")),
+        "{lines:?}"
+    );
     // Back to the built-in weights: no error.
     e.send("setoption name EvalFile value <empty>");
     assert_eq!(e.sync(), Vec::<String>::new());

@@ -355,6 +355,8 @@ pub struct Searcher {
     weights: Weights,
     /// The `EvalFile` the weights came from (empty: built in).
     eval_file: String,
+    /// The last `EvalFile` refused (its error was reported).
+    failed_eval_file: Option<String>,
 }
 
 impl Searcher {
@@ -364,32 +366,40 @@ impl Searcher {
             tt: Tt::new(hash_mb),
             weights: Weights::built_in(),
             eval_file: String::new(),
+            failed_eval_file: None,
         }
     }
 
     /// Loads the weights `EvalFile` names (empty: the built-in ones) unless
     /// they are loaded already. A file that cannot be read or is not a
-    /// complete weights file is refused with the reason, and the built-in
-    /// weights are used.
+    /// complete weights file is refused with the reason (once per path: a
+    /// later call tries it again silently, so a repaired file loads), and
+    /// the built-in weights are used.
     pub fn load_eval(&mut self, eval_file: &str) -> Result<(), String> {
         if eval_file == self.eval_file {
             return Ok(());
         }
-        self.eval_file = eval_file.to_string();
-        if eval_file.is_empty() {
-            self.weights = Weights::built_in();
-            return Ok(());
-        }
-        let loaded = std::fs::read(eval_file)
-            .map_err(|e| e.to_string())
-            .and_then(|bytes| Weights::parse(&bytes).map_err(|e| e.to_string()));
+        let loaded = if eval_file.is_empty() {
+            Ok(Weights::built_in())
+        } else {
+            std::fs::read(eval_file)
+                .map_err(|e| e.to_string())
+                .and_then(|bytes| Weights::parse(&bytes).map_err(|e| e.to_string()))
+        };
         match loaded {
             Ok(w) => {
                 self.weights = w;
+                self.eval_file = eval_file.to_string();
+                self.failed_eval_file = None;
                 Ok(())
             }
             Err(e) => {
                 self.weights = Weights::built_in();
+                self.eval_file = String::new();
+                if self.failed_eval_file.as_deref() == Some(eval_file) {
+                    return Ok(());
+                }
+                self.failed_eval_file = Some(eval_file.to_string());
                 Err(format!(
                     "EvalFile '{eval_file}': {e}; using the built-in weights"
                 ))

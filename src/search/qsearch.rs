@@ -39,7 +39,7 @@ impl Worker<'_> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        let stand = self.stack[ply].eval;
+        let stand = self.static_value(ply);
         if ply >= MAX_PLY {
             return stand;
         }

@@ -106,6 +106,10 @@ fn reduction(depth: i32, move_count: usize) -> i32 {
     i32::from(t[(depth as usize).min(63)][move_count.min(63)])
 }
 
+/// Largest static evaluation used (well inside the TT's 16-bit scores and
+/// below [`MATE_BOUND`]).
+const MAX_STATIC_EVAL: i32 = 20_000;
+
 /// What every thread of one search shares.
 pub struct Shared<'a> {
     pub tt: &'a Tt,
@@ -278,6 +282,15 @@ impl<'a> Worker<'a> {
             completed_depth: 0,
             kind: BoardKind::Standard,
         }
+    }
+
+    /// The static evaluation at `ply`, kept clear of mate scores (an
+    /// `EvalFile` with extreme weights cannot fake a mate).
+    #[inline]
+    pub(super) fn static_value(&self, ply: usize) -> i32 {
+        self.stack[ply]
+            .eval
+            .clamp(-MAX_STATIC_EVAL, MAX_STATIC_EVAL)
     }
 
     // ---- stopping ---------------------------------------------------------
@@ -488,7 +501,7 @@ impl<'a> Worker<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY {
-            return self.stack[ply].eval;
+            return self.static_value(ply);
         }
         alpha = alpha.max(mated_in(ply));
         beta = beta.min(mate_in(ply + 1));
@@ -517,7 +530,7 @@ impl<'a> Worker<'a> {
         let static_eval = if in_check {
             -INFINITE
         } else {
-            let mut e = self.stack[ply].eval;
+            let mut e = self.static_value(ply);
             // A TT bound on the right side is a better estimate.
             if let Some((s, b)) = tt_hit
                 && s.abs() < MATE_BOUND
