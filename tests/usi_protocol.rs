@@ -430,13 +430,7 @@ fn a_bad_eval_file_is_reported_and_the_built_in_weights_play() {
     let repaired = dir.join("truncated.bin");
     std::fs::write(&repaired, fukayomi::eval::Weights::material().to_bytes()).unwrap();
     assert_eq!(e.sync(), Vec::<String>::new());
-    e.send("position sfen 4k4/9/9/9/9/9/9/9/4K3G w - 1");
-    e.send("go depth 1");
-    let lines = e.until_bestmove(PATIENCE);
-    assert!(
-        lines.iter().any(|l| l.contains("score cp -540")),
-        "{lines:?}"
-    );
+    assert_scores_material(&mut e);
     // Back to the built-in weights: no error.
     e.send("setoption name EvalFile value <empty>");
     assert_eq!(e.sync(), Vec::<String>::new());
@@ -448,10 +442,15 @@ fn the_material_evaluation_stays_selectable() {
     let mut e = Engine::spawn();
     e.handshake();
     e.send("setoption name Evaluation value Material");
+    assert_scores_material(&mut e);
+}
+
+/// Gote a gold down in a quiet position: an evaluation that counts material
+/// only scores -540 whatever gote plays.
+fn assert_scores_material(e: &mut Engine) {
     e.send("position sfen 4k4/9/9/9/9/9/9/9/4K3G w - 1");
     e.send("go depth 1");
     let lines = e.until_bestmove(PATIENCE);
-    // Material only: a gold down, whatever gote plays (540 cp).
     assert!(
         lines.iter().any(|l| l.contains("score cp -540")),
         "{lines:?}"
