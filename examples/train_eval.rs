@@ -16,10 +16,9 @@
 //! ```
 
 use fukayomi::eval::Weights;
-use fukayomi::eval::features::{FEATURES, for_each_feature};
+use fukayomi::eval::features::{FEATURES, board_index, for_each_feature, sign};
 use fukayomi::rules::BoardKind;
 use fukayomi::sfen::parse_sfen;
-use fukayomi::types::Color;
 
 /// Default centipawns per unit of the logistic's argument (`--scale`; a score of that
 /// predicts a 73% winning chance).
@@ -111,15 +110,11 @@ fn load(a: &Args) -> [Data; 3] {
             ) else {
                 continue;
             };
-            let d = &mut data[pos.kind() as usize];
+            let d = &mut data[board_index(pos.kind())];
             d.scale = a.scale;
-            let stm = if pos.side_to_move() == Color::Sente {
-                1.0
-            } else {
-                -1.0
-            };
+            let stm = sign(pos.side_to_move());
             let start = d.features.len();
-            for_each_feature(&pos, |i, s| d.features.push((i as u32, stm * s as f32)));
+            for_each_feature(&pos, |i, s| d.features.push((i as u32, (stm * s) as f32)));
             let target = a.lambda * sigmoid(score / a.scale) + (1.0 - a.lambda) * result;
             let end = d.features.len();
             d.samples.push(Sample { start, end, target });
@@ -218,7 +213,7 @@ fn main() {
     let mut data = load(&a);
     eprintln!("loaded in {:.1} s", started.elapsed().as_secs_f64());
     for kind in BoardKind::ALL {
-        let d = &mut data[kind as usize];
+        let d = &mut data[board_index(kind)];
         if d.samples.len() < 1000 {
             continue;
         }

@@ -7,7 +7,7 @@
 //! changes every relative feature, and the sum is recomputed ([`sum`]:
 //! about forty pieces).
 
-use super::features::{MAX_HAND, for_each_feature, hand_feature, kings, piece_features, sign};
+use super::features::{for_each_feature, hand_feature, kings, piece_features, sign};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{Color, PieceType, Square};
@@ -37,7 +37,7 @@ fn piece(
 /// The signed weight of the `k`-th piece of type `pt` in `c`'s hand.
 #[inline(always)]
 fn hand_piece(w: &[i16], c: Color, pt: PieceType, k: usize) -> i32 {
-    sign(c) * i32::from(w[hand_feature(pt, k.min(MAX_HAND))])
+    sign(c) * i32::from(w[hand_feature(pt, k)])
 }
 
 /// How the legal move `m`, not a king move, changes [`sum`] (sente's point

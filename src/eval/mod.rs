@@ -27,7 +27,6 @@ pub use weights::{Weights, WeightsError};
 
 use crate::moves::Move;
 use crate::position::Position;
-use crate::types::Color;
 
 /// Which evaluation the search uses (`Evaluation` option).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -42,10 +41,7 @@ pub enum EvalKind {
 /// A score from sente's point of view turned to the side to move's.
 #[inline(always)]
 fn from_sente(pos: &Position, s: i32) -> i32 {
-    match pos.side_to_move() {
-        Color::Sente => s,
-        Color::Gote => -s,
-    }
+    features::sign(pos.side_to_move()) * s
 }
 
 /// An evaluation with its weights for one board.

@@ -6,7 +6,7 @@
 //! and 3x3 in that order, each an `i16` in centipawns. Files are written by
 //! `examples/train_eval.rs`.
 
-use super::features::{FEATURES, HAND_BASE, MAX_HAND, PSQ_BASE, board_index};
+use super::features::{FEATURES, MAX_HAND, PSQ_BASE, board_index, hand_feature};
 use super::material::{PIECE_VALUES, hand_value};
 use crate::rules::BoardKind;
 use crate::types::{PieceType, SQUARE_COUNT};
@@ -86,7 +86,7 @@ impl Weights {
         }
         for pt in PieceType::HAND {
             for k in 1..=MAX_HAND {
-                w[HAND_BASE + pt.index() * (MAX_HAND + 1) + k] = hand_value(pt) as i16;
+                w[hand_feature(pt, k)] = hand_value(pt) as i16;
             }
         }
         let b: Box<[i16]> = w.into_boxed_slice();

@@ -394,8 +394,10 @@ impl Searcher {
                 Ok(())
             }
             Err(e) => {
-                self.weights = Weights::built_in();
-                self.eval_file = String::new();
+                if !self.eval_file.is_empty() {
+                    self.weights = Weights::built_in();
+                    self.eval_file = String::new();
+                }
                 if self.failed_eval_file.as_deref() == Some(eval_file) {
                     return Ok(());
                 }
