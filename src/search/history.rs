@@ -4,7 +4,11 @@
 //!   destination; orders the quiet moves;
 //! - countermove: the quiet move that last refuted a given move (by its
 //!   moved piece and destination);
-//! - capture history: by moving piece, destination and victim type.
+//! - capture history: by moving piece, destination and victim type;
+//! - continuation history: by side to move, an earlier move of the path
+//!   (its piece and destination, one or two plies back) and this quiet
+//!   move's piece and destination; orders the quiet moves with the
+//!   butterfly table.
 //!
 //! Updates use the "gravity" rule: a bonus moves an entry towards the
 //! bound in proportion to the distance left, so entries stay in
@@ -44,11 +48,48 @@ fn apply(entry: &mut i32, bonus: i32) {
     *entry += b - *entry * b.abs() / HISTORY_MAX;
 }
 
+/// Entries of the continuation table for one earlier move (piece slot and
+/// destination of this move).
+const CONT_BLOCK: usize = PIECE_SLOTS * SQUARE_COUNT;
+/// Entries of the whole continuation table.
+const CONT_SIZE: usize = 2 * PIECE_SLOTS * SQUARE_COUNT * CONT_BLOCK;
+
+/// An earlier move of the search path as the continuation history sees it:
+/// the offset of its block in the table (side to move now, its piece slot,
+/// its destination).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContKey(usize);
+
+impl ContKey {
+    /// The key of the earlier move `prev` (piece slot `prev_slot`) for
+    /// moves of side `us` (index); `None` for a null move.
+    #[inline]
+    pub fn new(us: usize, prev_slot: usize, prev: Move) -> Option<ContKey> {
+        if prev.is_none() {
+            return None;
+        }
+        let block = (us * PIECE_SLOTS + prev_slot) * SQUARE_COUNT + prev.to().index();
+        Some(ContKey(block * CONT_BLOCK))
+    }
+
+    #[inline]
+    fn index(self, slot: usize, m: Move) -> usize {
+        self.0 + slot * SQUARE_COUNT + m.to().index()
+    }
+}
+
 /// The history tables of one thread.
 pub struct History {
     butterfly: Box<[[[i32; SQUARE_COUNT]; PIECE_SLOTS]; 2]>,
     counter: Box<[[Move; SQUARE_COUNT]; PIECE_SLOTS]>,
     capture: Box<[[[i32; PieceType::COUNT]; SQUARE_COUNT]; PIECE_SLOTS]>,
+    continuation: Box<[i16]>,
+}
+
+impl std::fmt::Debug for History {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("History").finish_non_exhaustive()
+    }
 }
 
 impl Default for History {
@@ -57,6 +98,7 @@ impl Default for History {
             butterfly: Box::new([[[0; SQUARE_COUNT]; PIECE_SLOTS]; 2]),
             counter: Box::new([[Move::NONE; SQUARE_COUNT]; PIECE_SLOTS]),
             capture: Box::new([[[0; PieceType::COUNT]; SQUARE_COUNT]; PIECE_SLOTS]),
+            continuation: vec![0; CONT_SIZE].into_boxed_slice(),
         }
     }
 }
@@ -72,6 +114,33 @@ impl History {
     #[inline]
     pub fn update_quiet(&mut self, us: usize, slot: usize, m: Move, bonus: i32) {
         apply(&mut self.butterfly[us][slot][m.to().index()], bonus);
+    }
+
+    /// The continuation score of quiet move `m` (piece `slot`) after the
+    /// earlier moves `keys` (missing ones count zero).
+    #[inline]
+    pub fn continuation(&self, keys: &[Option<ContKey>], slot: usize, m: Move) -> i32 {
+        keys.iter()
+            .flatten()
+            .map(|k| i32::from(self.continuation[k.index(slot, m)]))
+            .sum()
+    }
+
+    /// Rewards or punishes quiet move `m` after the earlier moves `keys`.
+    #[inline]
+    pub fn update_continuation(
+        &mut self,
+        keys: &[Option<ContKey>],
+        slot: usize,
+        m: Move,
+        bonus: i32,
+    ) {
+        for k in keys.iter().flatten() {
+            let e = &mut self.continuation[k.index(slot, m)];
+            let mut v = i32::from(*e);
+            apply(&mut v, bonus);
+            *e = v as i16;
+        }
     }
 
     /// The capture history of a capture of `victim` by piece `slot` on `m.to()`.

@@ -72,6 +72,7 @@ use crate::movegen::{is_legal, legal_moves};
 use crate::moves::{Move, MoveList};
 use crate::types::Color;
 use crossbeam_channel::Sender;
+use history::History;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -357,6 +358,9 @@ pub struct Searcher {
     eval_file: String,
     /// The last `EvalFile` refused (its error was reported).
     failed_eval_file: Option<String>,
+    /// Each thread's history tables, kept from one move of a game to the
+    /// next (cleared with the table).
+    histories: Mutex<Vec<History>>,
 }
 
 impl Searcher {
@@ -367,6 +371,7 @@ impl Searcher {
             weights: Weights::built_in(),
             eval_file: String::new(),
             failed_eval_file: None,
+            histories: Mutex::new(Vec::new()),
         }
     }
 
@@ -422,6 +427,18 @@ impl Searcher {
         let mb = self.tt.size_mb();
         self.tt = Tt::new(1);
         self.tt = Tt::new(mb);
+        self.clear_history();
+    }
+
+    /// Forgets the move-ordering statistics of earlier searches.
+    pub fn clear_history(&self) {
+        self.lock_histories().clear();
+    }
+
+    fn lock_histories(&self) -> std::sync::MutexGuard<'_, Vec<History>> {
+        self.histories
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// The table size in MiB.
@@ -535,35 +552,42 @@ impl Searcher {
             pv_interval: options.pv_interval,
         };
 
-        let run = |id: usize| {
-            let mut w = search::Worker::new(&shared, id, &history, root.clone());
+        let mut histories = std::mem::take(&mut *self.lock_histories());
+        histories.resize_with(threads, History::default);
+        let run = |id: usize, h: History| {
+            let mut w = search::Worker::new(&shared, id, &history, root.clone(), h);
             w.iterate(pos, max_depth, (id == 0).then_some(&reporter));
-            (w.root_moves, w.completed_depth)
+            w.into_result()
         };
+        let mut kept = Vec::with_capacity(threads);
         let main_result = std::thread::scope(|s| {
-            let helpers: Vec<_> = (1..threads)
-                .filter_map(|id| {
+            let mut hs = histories.into_iter();
+            let main_history = hs.next().unwrap_or_default();
+            let helpers: Vec<_> = hs
+                .enumerate()
+                .filter_map(|(i, h)| {
                     std::thread::Builder::new()
                         .stack_size(SEARCH_STACK)
-                        .spawn_scoped(s, move || {
-                            run(id);
-                        })
+                        .spawn_scoped(s, move || run(i + 1, h).2)
                         .ok()
                 })
                 .collect();
             let main = std::thread::Builder::new()
                 .stack_size(SEARCH_STACK)
-                .spawn_scoped(s, || run(0));
+                .spawn_scoped(s, || run(0, main_history));
             let r = match main {
                 Ok(h) => h.join().ok(),
-                Err(_) => Some(run(0)),
+                Err(_) => Some(run(0, History::default())),
             };
             abort.store(true, Ordering::Relaxed);
-            for h in helpers {
-                let _ = h.join();
-            }
+            let r = r.map(|(root_moves, depth, h)| {
+                kept.push(h);
+                (root_moves, depth)
+            });
+            kept.extend(helpers.into_iter().filter_map(|h| h.join().ok()));
             r
         });
+        *self.lock_histories() = kept;
 
         let nodes = shared.total_nodes();
         let ms = start.elapsed().as_millis() as u64;
@@ -724,6 +748,7 @@ pub fn bench(depth: u32, out: &Sender<String>) -> BenchResult {
         let control = Control::default();
         control.reset(false);
         searcher.tt.clear();
+        searcher.clear_history();
         let r = searcher.think(&game, &limits, &options, &control, &sink);
         nodes += r.nodes;
         let _ = out.send(format!(

@@ -8,7 +8,7 @@
 //! moves by butterfly history; bad captures; non-promotions that promoting
 //! dominates.
 
-use super::history::{History, piece_slot};
+use super::history::{ContKey, History, piece_slot};
 use super::tactics::see_ge;
 use crate::bitboard;
 use crate::eval::{capture_gain, piece_value};
@@ -22,7 +22,8 @@ const PROMOTION_SCORE: i32 = 40_000_000;
 /// Killers score `KILLER_SCORE + 1` (first) and `KILLER_SCORE` (second).
 pub const KILLER_SCORE: i32 = 30_000_000;
 const COUNTER_SCORE: i32 = 29_000_000;
-/// Quiet moves score their history, within +-[`super::history::HISTORY_MAX`].
+/// Quiet moves score their butterfly plus continuation history, within
+/// +-3 [`super::history::HISTORY_MAX`].
 const BAD_CAPTURE_SCORE: i32 = -30_000_000;
 /// Non-promotions of pawn, bishop or rook where promoting is possible.
 pub const DOMINATED_SCORE: i32 = -40_000_000;
@@ -62,6 +63,8 @@ pub struct OrderHints {
     pub tt_move: Move,
     pub killers: [Move; 2],
     pub counter: Move,
+    /// The moves one and two plies back, for the continuation history.
+    pub cont: [Option<ContKey>; 2],
 }
 
 /// A move list with ordering scores, handed out best first.
@@ -231,7 +234,8 @@ fn score_move(pos: &Position, m: Move, hints: &OrderHints, history: &History, us
     if m == hints.counter {
         return COUNTER_SCORE;
     }
-    history.quiet(us, piece_slot(pos, m), m)
+    let slot = piece_slot(pos, m);
+    history.quiet(us, slot, m) + history.continuation(&hints.cont, slot, m)
 }
 
 /// Fills `list` with the legal captures of the side to move, which must
@@ -321,6 +325,7 @@ mod tests {
             tt_move: all[5],
             killers: [Move::NONE; 2],
             counter: Move::NONE,
+            cont: [None; 2],
         };
         sm.score_all(&pos, &hints, &History::default());
         let mut out = Vec::new();

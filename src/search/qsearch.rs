@@ -85,6 +85,7 @@ impl Worker<'_> {
                 tt_move,
                 killers: self.stack[ply].killers,
                 counter: Move::NONE,
+                cont: self.cont_keys(pos, ply),
             };
             self.moves[ply].score_all(pos, &hints, &self.history);
         } else {

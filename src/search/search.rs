@@ -11,7 +11,7 @@
 //! path-dependent mate scores are never stored in the table.
 
 use super::candidates::CandidateParams;
-use super::history::{History, bonus, piece_slot};
+use super::history::{ContKey, History, bonus, piece_slot};
 use super::movepick::{KILLER_SCORE, OrderHints, ScoredMoves, captured};
 use super::tactics::{CheckInfo, gives_check, mate_in_one, see_ge};
 use super::time::Budget;
@@ -88,7 +88,7 @@ const SEE_KEEPS_CHECKS: bool = false;
 /// less one per `LMR_HISTORY_DIV` of history.
 const LMR_BASE: f32 = 0.4;
 const LMR_DIVISOR: f32 = 2.1;
-const LMR_HISTORY_DIV: i32 = 6_000;
+const LMR_HISTORY_DIV: i32 = 12_000;
 
 /// The late-move reduction table, by depth and move number.
 fn reduction(depth: i32, move_count: usize) -> i32 {
@@ -247,7 +247,15 @@ pub struct Worker<'a> {
 impl<'a> Worker<'a> {
     /// A worker for thread `id` searching the last position of `history`
     /// (the game's keys, oldest first) whose legal moves are `root`.
-    pub fn new(sh: &'a Shared<'a>, id: usize, history: &[(u64, bool)], root: Vec<Move>) -> Self {
+    /// `stats` are the thread's move-ordering statistics from earlier
+    /// searches (see [`Worker::into_result`]).
+    pub fn new(
+        sh: &'a Shared<'a>,
+        id: usize,
+        history: &[(u64, bool)],
+        root: Vec<Move>,
+        stats: History,
+    ) -> Self {
         let mut keys = history.to_vec();
         let root_index = keys.len() - 1;
         keys.resize(root_index + MAX_PLY + 3, (0, false));
@@ -260,7 +268,7 @@ impl<'a> Worker<'a> {
             moves: (0..MAX_PLY + 2).map(|_| ScoredMoves::default()).collect(),
             mate_list: MoveList::new(),
             stack: vec![Stack::default(); MAX_PLY + 3],
-            history: History::default(),
+            history: stats,
             keys,
             root_index,
             pv: vec![[Move::NONE; MAX_PLY + 2]; MAX_PLY + 2],
@@ -282,6 +290,12 @@ impl<'a> Worker<'a> {
             completed_depth: 0,
             kind: BoardKind::Standard,
         }
+    }
+
+    /// The root moves (best first), the last completed depth and the
+    /// history tables, for the next search of this thread.
+    pub fn into_result(self) -> (Vec<RootMove>, u32, History) {
+        (self.root_moves, self.completed_depth, self.history)
     }
 
     /// The static evaluation at `ply`, kept clear of mate scores (an
@@ -423,6 +437,17 @@ impl<'a> Worker<'a> {
         child
     }
 
+    /// The continuation-history keys of the moves one and two plies before
+    /// the node at `ply` (none before the root).
+    pub(super) fn cont_keys(&self, pos: &Position, ply: usize) -> [Option<ContKey>; 2] {
+        let us = pos.side_to_move().index();
+        let key = |back: usize| {
+            let s = self.stack[ply.checked_sub(back)?];
+            ContKey::new(us, s.current_slot, s.current)
+        };
+        [key(1), key(2)]
+    }
+
     /// A cutoff by quiet move `m` at `ply`: killers, countermove, and
     /// history (the quiets searched before it lose what it gains).
     fn update_quiet_stats(
@@ -444,11 +469,16 @@ impl<'a> Worker<'a> {
                 .set_counter_move(prev.current_slot, prev.current, m);
         }
         let us = pos.side_to_move().index();
+        let cont = self.cont_keys(pos, ply);
         let b = bonus(depth);
-        self.history.update_quiet(us, piece_slot(pos, m), m, b);
+        let slot = piece_slot(pos, m);
+        self.history.update_quiet(us, slot, m, b);
+        self.history.update_continuation(&cont, slot, m, b);
         for &q in tried {
             if q != m {
-                self.history.update_quiet(us, piece_slot(pos, q), q, -b);
+                let slot = piece_slot(pos, q);
+                self.history.update_quiet(us, slot, q, -b);
+                self.history.update_continuation(&cont, slot, q, -b);
             }
         }
     }
@@ -599,6 +629,7 @@ impl<'a> Worker<'a> {
             } else {
                 Move::NONE
             },
+            cont: self.cont_keys(pos, ply),
         };
         self.moves[ply].score_all(pos, &hints, &self.history);
 
@@ -889,6 +920,7 @@ impl<'a> Worker<'a> {
             tt_move,
             killers: [Move::NONE; 2],
             counter: Move::NONE,
+            cont: [None; 2],
         };
         sm.score_all(pos, &hints, &self.history);
         let mut order = Vec::with_capacity(sm.len());
