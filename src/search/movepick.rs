@@ -26,6 +26,9 @@ const COUNTER_SCORE: i32 = 29_000_000;
 const BAD_CAPTURE_SCORE: i32 = -30_000_000;
 /// Non-promotions of pawn, bishop or rook where promoting is possible.
 pub const DOMINATED_SCORE: i32 = -40_000_000;
+/// Captures of a [`ScoredMoves::score_captures`] list above this score are
+/// the good ones (the two capture bands lie far on either side).
+const GOOD_CAPTURE_THRESHOLD: i32 = (GOOD_CAPTURE_SCORE + BAD_CAPTURE_SCORE) / 2;
 /// Scale of the victim's value in a capture's score.
 const MVV_SCALE: i32 = 64;
 /// Moves picked one by one before the rest of the list is sorted.
@@ -135,6 +138,22 @@ impl ScoredMoves {
         self.len = kept;
     }
 
+    /// For a list from [`score_captures`](Self::score_captures): whether the
+    /// `i`-th move handed out, the capture `m`, loses nothing by static
+    /// exchange (`see_ge(pos, m, 0)`), read from its score (its scoring
+    /// computed that) except for the TT move.
+    #[inline]
+    pub fn exchange_holds(&self, i: usize, pos: &Position, m: Move) -> bool {
+        let s = self.scores[i];
+        let holds = if s == TT_MOVE_SCORE {
+            see_ge(pos, m, 0)
+        } else {
+            s > GOOD_CAPTURE_THRESHOLD
+        };
+        debug_assert_eq!(holds, see_ge(pos, m, 0), "{m}");
+        holds
+    }
+
     /// Replaces the moves with `ranked` (best first), to be handed out in
     /// that order.
     pub fn set_ranked(&mut self, ranked: &[Move]) {
@@ -192,6 +211,8 @@ impl ScoredMoves {
 #[inline]
 fn capture_score(pos: &Position, m: Move, victim: PieceType, history: &History) -> i32 {
     let attacker = pos.piece_on(m.from()).piece_type();
+    // A victim worth at least the attacker makes the exchange hold (the
+    // static exchange stops at once), so `good` is `see_ge(pos, m, 0)`.
     let mvv = capture_gain(victim) * MVV_SCALE - piece_value(attacker) / 16
         + history.capture(piece_slot(pos, m), m, victim) / 8;
     let good = capture_gain(victim) >= capture_gain(attacker) || see_ge(pos, m, 0);
