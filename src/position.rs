@@ -199,6 +199,17 @@ impl Position {
         self.all_gold_movers() & self.by_color[color.index()]
     }
 
+    /// Every slider of both colours (lance, bishop, rook, horse, dragon).
+    #[inline]
+    pub fn sliders(&self) -> Bitboard {
+        let t = &self.by_type;
+        t[PieceType::LANCE.index()]
+            | t[PieceType::BISHOP.index()]
+            | t[PieceType::ROOK.index()]
+            | t[PieceType::HORSE.index()]
+            | t[PieceType::DRAGON.index()]
+    }
+
     /// Pieces that move like a gold (gold and the promoted minor pieces).
     #[inline]
     fn all_gold_movers(&self) -> Bitboard {

@@ -39,7 +39,8 @@ fn see_value(pt: PieceType) -> i32 {
     capture_gain(pt)
 }
 
-/// The least valuable of `attackers` (non-empty) and its value.
+/// The least valuable of `attackers` (non-empty) and its type; of two of
+/// equal value, the one on the lower square.
 #[inline]
 fn least_valuable(pos: &Position, attackers: Bitboard) -> (Square, PieceType) {
     let mut best: Option<(Square, PieceType, i32)> = None;
@@ -85,9 +86,14 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     };
     let mut stm: Color = pos.side_to_move();
     let mut res = true;
+    // Most exchanges end at once: no defender.
+    if pos.attackers_to(to, stm.flip(), occupied).is_empty() {
+        return true;
+    }
     // Removing a piece only uncovers sliders behind it: the attackers are
     // computed once and the sliders traced again after each removal.
     let mut attackers = pos.all_attackers_to(to, occupied);
+    let sliders = pos.sliders();
     loop {
         stm = stm.flip();
         let ours = attackers & occupied & pos.pieces(stm);
@@ -106,7 +112,12 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
             break;
         }
         occupied = occupied.without(sq);
-        if bitboard::line(to, sq).any() {
+        // Only a slider on the line through the removed piece, not yet
+        // counted, can join.
+        if (bitboard::line(to, sq) & sliders & occupied)
+            .and_not(attackers)
+            .any()
+        {
             attackers |= pos.slider_attackers_to(to, occupied);
         }
     }
