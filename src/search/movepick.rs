@@ -178,14 +178,14 @@ impl ScoredMoves {
         }
     }
 
+    /// Brings the first of the highest-scored remaining moves to `i`. Two
+    /// passes (the maximum, then where it first is) vectorise, unlike one
+    /// pass that tracks the index.
     #[inline]
     fn pick(&mut self, i: usize) -> Move {
-        let mut best = i;
-        for j in i + 1..self.len {
-            if self.scores[j] > self.scores[best] {
-                best = j;
-            }
-        }
+        let rest = &self.scores[i..self.len];
+        let max = rest.iter().copied().fold(i32::MIN, i32::max);
+        let best = i + rest.iter().position(|&s| s == max).unwrap_or(0);
         self.scores.swap(i, best);
         let moves = self.list.as_mut_slice();
         moves.swap(i, best);
