@@ -380,7 +380,7 @@ fn ray_attacks(sq: Square, dir: Direction, occupied: Bitboard) -> Bitboard {
 }
 
 /// Squares a piece of `color` and type `pt` on `sq` attacks, given the occupancy.
-#[inline]
+#[inline(always)]
 pub fn attacks(color: Color, pt: PieceType, sq: Square, occupied: Bitboard) -> Bitboard {
     match pt {
         PieceType::LANCE => lance_attacks(color, sq, occupied),

@@ -228,6 +228,10 @@ fn score_move(pos: &Position, m: Move, hints: &OrderHints, history: &History, us
     if m == hints.tt_move {
         return TT_MOVE_SCORE;
     }
+    if m.is_drop() {
+        // Most moves of a full hand: quiet, never dominated.
+        return quiet_score(pos, m, hints, history, us);
+    }
     if let Some(victim) = captured(pos, m) {
         let s = capture_score(pos, m, victim, history);
         return if is_dominated(pos, m) {
@@ -243,6 +247,13 @@ fn score_move(pos: &Position, m: Move, hints: &OrderHints, history: &History, us
         let pt = pos.piece_on(m.from()).piece_type();
         return PROMOTION_SCORE + piece_value(pt.promoted()) - piece_value(pt);
     }
+    quiet_score(pos, m, hints, history, us)
+}
+
+/// The score of a quiet move that does not promote: killer, countermove,
+/// or its history.
+#[inline]
+fn quiet_score(pos: &Position, m: Move, hints: &OrderHints, history: &History, us: usize) -> i32 {
     if m == hints.killers[0] {
         return KILLER_SCORE + 1;
     }
