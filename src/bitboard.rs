@@ -392,6 +392,20 @@ pub fn attacks(color: Color, pt: PieceType, sq: Square, occupied: Bitboard) -> B
     }
 }
 
+/// Squares a piece of `color` and type `pt` on `sq` attacks on an empty
+/// board (a superset of [`attacks`] under any occupancy).
+#[inline(always)]
+pub fn pseudo_attacks(color: Color, pt: PieceType, sq: Square) -> Bitboard {
+    match pt {
+        PieceType::LANCE => lance_pseudo_attacks(color, sq),
+        PieceType::BISHOP => bishop_pseudo_attacks(sq),
+        PieceType::ROOK => rook_pseudo_attacks(sq),
+        PieceType::HORSE => bishop_pseudo_attacks(sq) | king_attacks(sq),
+        PieceType::DRAGON => rook_pseudo_attacks(sq) | king_attacks(sq),
+        _ => step_attacks(color, pt, sq),
+    }
+}
+
 /// Step attacks of a non-sliding piece (the king part for horse and dragon).
 #[inline]
 pub fn step_attacks(color: Color, pt: PieceType, sq: Square) -> Bitboard {
@@ -483,6 +497,25 @@ mod tests {
 
     fn set(names: &[&str]) -> Bitboard {
         names.iter().fold(Bitboard::EMPTY, |bb, n| bb.with(sq(n)))
+    }
+
+    #[test]
+    fn pseudo_attacks_cover_attacks() {
+        let occupancies = [
+            Bitboard::EMPTY,
+            Bitboard::from_bits(0x5555_5555_5555_5555_5555_5555),
+        ];
+        for color in Color::ALL {
+            for pt in PieceType::ALL {
+                for s in Square::all() {
+                    let pseudo = pseudo_attacks(color, pt, s);
+                    assert_eq!(pseudo, attacks(color, pt, s, Bitboard::EMPTY));
+                    for occ in occupancies {
+                        assert!(attacks(color, pt, s, occ).and_not(pseudo).is_empty());
+                    }
+                }
+            }
+        }
     }
 
     #[test]

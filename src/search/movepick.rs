@@ -281,6 +281,9 @@ pub fn generate_captures(pos: &Position, list: &mut MoveList) {
     let pinned = pos.pinned(us);
     for from in pos.pieces(us) {
         let pt = pos.piece_on(from).piece_type();
+        if (bitboard::pseudo_attacks(us, pt, from) & targets).is_empty() {
+            continue;
+        }
         let mut to_bb = bitboard::attacks(us, pt, from, occupied) & targets;
         if pt == PieceType::KING {
             let occ = occupied.without(from);
