@@ -380,7 +380,7 @@ fn ray_attacks(sq: Square, dir: Direction, occupied: Bitboard) -> Bitboard {
 }
 
 /// Squares a piece of `color` and type `pt` on `sq` attacks, given the occupancy.
-#[inline]
+#[inline(always)]
 pub fn attacks(color: Color, pt: PieceType, sq: Square, occupied: Bitboard) -> Bitboard {
     match pt {
         PieceType::LANCE => lance_attacks(color, sq, occupied),
@@ -388,6 +388,20 @@ pub fn attacks(color: Color, pt: PieceType, sq: Square, occupied: Bitboard) -> B
         PieceType::ROOK => rook_attacks(sq, occupied),
         PieceType::HORSE => bishop_attacks(sq, occupied) | king_attacks(sq),
         PieceType::DRAGON => rook_attacks(sq, occupied) | king_attacks(sq),
+        _ => step_attacks(color, pt, sq),
+    }
+}
+
+/// Squares a piece of `color` and type `pt` on `sq` attacks on an empty
+/// board (a superset of [`attacks`] under any occupancy).
+#[inline(always)]
+pub fn pseudo_attacks(color: Color, pt: PieceType, sq: Square) -> Bitboard {
+    match pt {
+        PieceType::LANCE => lance_pseudo_attacks(color, sq),
+        PieceType::BISHOP => bishop_pseudo_attacks(sq),
+        PieceType::ROOK => rook_pseudo_attacks(sq),
+        PieceType::HORSE => bishop_pseudo_attacks(sq) | king_attacks(sq),
+        PieceType::DRAGON => rook_pseudo_attacks(sq) | king_attacks(sq),
         _ => step_attacks(color, pt, sq),
     }
 }
@@ -483,6 +497,25 @@ mod tests {
 
     fn set(names: &[&str]) -> Bitboard {
         names.iter().fold(Bitboard::EMPTY, |bb, n| bb.with(sq(n)))
+    }
+
+    #[test]
+    fn pseudo_attacks_cover_attacks() {
+        let occupancies = [
+            Bitboard::EMPTY,
+            Bitboard::from_bits(0x5555_5555_5555_5555_5555_5555),
+        ];
+        for color in Color::ALL {
+            for pt in PieceType::ALL {
+                for s in Square::all() {
+                    let pseudo = pseudo_attacks(color, pt, s);
+                    assert_eq!(pseudo, attacks(color, pt, s, Bitboard::EMPTY));
+                    for occ in occupancies {
+                        assert!(attacks(color, pt, s, occ).and_not(pseudo).is_empty());
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! [`usi`] shell.
 
 pub mod bitboard;
+pub mod checks;
 pub mod entering_king;
 pub mod eval;
 pub mod game;

@@ -9,6 +9,7 @@
 //! is what perft does at its last ply.
 
 use crate::bitboard::{self, Bitboard};
+use crate::checks::CheckInfo;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::types::{Color, PieceType, Square};
@@ -43,6 +44,52 @@ impl Sink for MoveList {
         for sq in to {
             self.push(Move::drop(pt, sq));
         }
+    }
+}
+
+/// Fills a list with every move and a second one with the checking moves,
+/// both in generation order.
+struct WithChecks<'a> {
+    pos: &'a Position,
+    info: &'a CheckInfo,
+    all: &'a mut MoveList,
+    checks: &'a mut MoveList,
+}
+
+impl Sink for WithChecks<'_> {
+    #[inline]
+    fn board(&mut self, from: Square, to: Bitboard, promote: bool) {
+        self.all.board(from, to, promote);
+        let pt = self.pos.piece_on(from).piece_type();
+        let pt = if promote { pt.promoted() } else { pt };
+        self.checks
+            .board(from, self.info.checking(pt, from, to), promote);
+    }
+
+    #[inline]
+    fn pawns(&mut self, us: Color, to: Bitboard, promote: bool) {
+        self.all.pawns(us, to, promote);
+        let pt = if promote {
+            PieceType::PRO_PAWN
+        } else {
+            PieceType::PAWN
+        };
+        for sq in to {
+            let from = pawn_origin(us, sq);
+            if self
+                .info
+                .checking(pt, from, Bitboard::from_square(sq))
+                .any()
+            {
+                self.checks.push(Move::normal(from, sq, promote));
+            }
+        }
+    }
+
+    #[inline]
+    fn drops(&mut self, pt: PieceType, to: Bitboard) {
+        self.all.drops(pt, to);
+        self.checks.drops(pt, self.info.checking_drops(pt, to));
     }
 }
 
@@ -81,6 +128,27 @@ fn pawn_origin(us: Color, to: Square) -> Square {
 pub fn legal_moves(pos: &Position, list: &mut MoveList) {
     list.clear();
     generate(pos, list);
+}
+
+/// Fills `list` with every legal move of the side to move and `checks`
+/// with those that check (as `info`, made for `pos`, tells), each in the
+/// order [`legal_moves`] gives.
+#[inline(always)]
+pub fn legal_moves_and_checks(
+    pos: &Position,
+    info: &CheckInfo,
+    list: &mut MoveList,
+    checks: &mut MoveList,
+) {
+    list.clear();
+    checks.clear();
+    let mut sink = WithChecks {
+        pos,
+        info,
+        all: list,
+        checks,
+    };
+    generate(pos, &mut sink);
 }
 
 /// Number of legal moves of the side to move.
@@ -320,6 +388,34 @@ mod tests {
 
     fn count(sfen_text: &str) -> usize {
         moves_of(sfen_text).len()
+    }
+
+    #[test]
+    fn checks_are_the_legal_moves_that_check() {
+        let mut checked = 0;
+        for sfen in crate::search::BENCH_POSITIONS.iter().chain(&[
+            // Discovered checks by pawn, lance and knight; checks by promotion.
+            "4k4/9/4P4/4L4/9/9/9/9/4K4 b GN 1",
+            "4k4/9/2N1P4/9/B8/9/9/9/4K4 b - 1",
+            "3k5/1S7/P1P6/9/9/9/9/9/4K4 b RBGSNLP 1",
+        ]) {
+            let root = sfen::parse_sfen(sfen).unwrap();
+            let mut first = MoveList::new();
+            legal_moves(&root, &mut first);
+            let children: Vec<Position> = first.iter().map(|&m| root.play(m)).collect();
+            for pos in std::iter::once(&root).chain(&children) {
+                let info = CheckInfo::new(pos);
+                let (mut all, mut checks, mut want) =
+                    (MoveList::new(), MoveList::new(), MoveList::new());
+                legal_moves(pos, &mut want);
+                legal_moves_and_checks(pos, &info, &mut all, &mut checks);
+                assert_eq!(all.as_slice(), want.as_slice(), "{pos:?}");
+                want.retain(|m| pos.play(m).in_check());
+                assert_eq!(checks.as_slice(), want.as_slice(), "{pos:?}");
+                checked += checks.len();
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     #[test]

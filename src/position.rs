@@ -199,6 +199,17 @@ impl Position {
         self.all_gold_movers() & self.by_color[color.index()]
     }
 
+    /// Every slider of both colours (lance, bishop, rook, horse, dragon).
+    #[inline]
+    pub fn sliders(&self) -> Bitboard {
+        let t = &self.by_type;
+        t[PieceType::LANCE.index()]
+            | t[PieceType::BISHOP.index()]
+            | t[PieceType::ROOK.index()]
+            | t[PieceType::HORSE.index()]
+            | t[PieceType::DRAGON.index()]
+    }
+
     /// Pieces that move like a gold (gold and the promoted minor pieces).
     #[inline]
     fn all_gold_movers(&self) -> Bitboard {
@@ -238,6 +249,55 @@ impl Position {
             attackers |= bitboard::rook_attacks(sq, occupied) & orthogonal;
         }
         attackers & own
+    }
+
+    /// Pieces of both colours attacking `sq`, with the given occupancy for
+    /// sliders (`attackers_to` of each colour, joined).
+    #[inline(always)]
+    pub fn all_attackers_to(&self, sq: Square, occupied: Bitboard) -> Bitboard {
+        self.step_attackers_to(sq, Color::Sente)
+            | self.step_attackers_to(sq, Color::Gote)
+            | self.slider_attackers_to(sq, occupied)
+    }
+
+    /// Non-sliding attackers of `color` on `sq` (the step part of horse and
+    /// dragon included).
+    #[inline(always)]
+    fn step_attackers_to(&self, sq: Square, color: Color) -> Bitboard {
+        let them = color.flip();
+        let t = &self.by_type;
+        let kingly =
+            t[PieceType::KING.index()] | t[PieceType::HORSE.index()] | t[PieceType::DRAGON.index()];
+        ((bitboard::step_attacks(them, PieceType::PAWN, sq) & t[PieceType::PAWN.index()])
+            | (bitboard::step_attacks(them, PieceType::KNIGHT, sq) & t[PieceType::KNIGHT.index()])
+            | (bitboard::step_attacks(them, PieceType::SILVER, sq) & t[PieceType::SILVER.index()])
+            | (bitboard::gold_attacks(them, sq) & self.all_gold_movers())
+            | (bitboard::king_attacks(sq) & kingly))
+            & self.by_color[color.index()]
+    }
+
+    /// Sliders of both colours attacking `sq` along their lines, with the
+    /// given occupancy.
+    #[inline(always)]
+    pub fn slider_attackers_to(&self, sq: Square, occupied: Bitboard) -> Bitboard {
+        let t = &self.by_type;
+        let lances = t[PieceType::LANCE.index()];
+        let diagonal = t[PieceType::BISHOP.index()] | t[PieceType::HORSE.index()];
+        let orthogonal = t[PieceType::ROOK.index()] | t[PieceType::DRAGON.index()];
+        let mut attackers = Bitboard::EMPTY;
+        if (bitboard::bishop_pseudo_attacks(sq) & diagonal).any() {
+            attackers |= bitboard::bishop_attacks(sq, occupied) & diagonal;
+        }
+        if (bitboard::rook_pseudo_attacks(sq) & (orthogonal | lances)).any() {
+            let rook = bitboard::rook_attacks(sq, occupied);
+            attackers |= rook & orthogonal;
+            // A sente lance attacks towards rank a, so from the side of rank i.
+            attackers |= rook
+                & lances
+                & ((bitboard::lance_pseudo_attacks(Color::Gote, sq) & self.by_color[0])
+                    | (bitboard::lance_pseudo_attacks(Color::Sente, sq) & self.by_color[1]));
+        }
+        attackers
     }
 
     /// Whether `color` attacks `sq`.

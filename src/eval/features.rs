@@ -80,6 +80,22 @@ fn psq(size: u8, p: (i32, i32)) -> usize {
     (f * 9 + p.1) as usize
 }
 
+/// The feature of a piece of `color` and type `pt` on `sq` relative to its
+/// own king on `king` (pieces other than the king).
+#[inline(always)]
+pub fn own_feature(size: u8, color: Color, pt: PieceType, sq: Square, king: Square) -> usize {
+    let p = oriented(size, color, sq);
+    OWN_BASE + pt.index() * OFFSETS + offset(p, oriented(size, color, king))
+}
+
+/// The feature of a piece of `color` and type `pt` on `sq` relative to the
+/// enemy king on `king`.
+#[inline(always)]
+pub fn enemy_feature(size: u8, color: Color, pt: PieceType, sq: Square, king: Square) -> usize {
+    let p = oriented(size, color, sq);
+    ENEMY_BASE + pt.index() * OFFSETS + offset(p, oriented(size, color, king))
+}
+
 /// The features of one piece on the board, for its owner `color`, given the
 /// kings' squares (indexed by colour). Calls `f` with each index.
 #[inline(always)]
@@ -92,15 +108,14 @@ pub fn piece_features(
     mut f: impl FnMut(usize),
 ) {
     let p = oriented(size, color, sq);
-    let t = pt.index();
-    f(PSQ_BASE + t * SQUARE_COUNT + psq(size, p));
+    f(PSQ_BASE + pt.index() * SQUARE_COUNT + psq(size, p));
     if pt != PieceType::KING
         && let Some(k) = kings[color.index()]
     {
-        f(OWN_BASE + t * OFFSETS + offset(p, oriented(size, color, k)));
+        f(own_feature(size, color, pt, sq, k));
     }
     if let Some(k) = kings[color.flip().index()] {
-        f(ENEMY_BASE + t * OFFSETS + offset(p, oriented(size, color, k)));
+        f(enemy_feature(size, color, pt, sq, k));
     }
 }
 

@@ -4,10 +4,13 @@
 //! A move that is not a king move changes only the features of the pieces
 //! it moves, captures or drops and of the hand counts it changes, so
 //! [`delta`] computes the new sum from a handful of weights; a king move
-//! changes every relative feature, and the sum is recomputed ([`sum`]:
-//! about forty pieces).
+//! changes the features relative to that king: [`king_delta`] goes over
+//! every piece for those alone (the full [`sum`] would look up three
+//! features of every piece and the hands).
 
-use super::features::{for_each_feature, hand_feature, kings, piece_features, sign};
+use super::features::{
+    enemy_feature, for_each_feature, hand_feature, kings, own_feature, piece_features, sign,
+};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{Color, PieceType, Square};
@@ -65,6 +68,41 @@ pub fn delta(w: &[i16], pos: &Position, m: Move) -> i32 {
         d += hand_piece(w, us, base, pos.hand(us).count(base) as usize + 1);
     }
     d
+}
+
+/// How the legal king move `m`, which captures no king, changes [`sum`]
+/// (sente's point of view).
+pub fn king_delta(w: &[i16], pos: &Position, m: Move) -> i32 {
+    let size = pos.kind().size();
+    let us = pos.side_to_move();
+    let them = us.flip();
+    let (from, to) = (m.from(), m.to());
+    let old = kings(pos);
+    let mut new = old;
+    new[us.index()] = Some(to);
+    let mut d = piece(w, size, new, us, PieceType::KING, to)
+        - piece(w, size, old, us, PieceType::KING, from);
+    let victim = pos.piece_on(to);
+    if !victim.is_none() {
+        let vpt = victim.piece_type();
+        d -= piece(w, size, old, them, vpt, to);
+        let base = vpt.unpromoted();
+        d += hand_piece(w, us, base, pos.hand(us).count(base) as usize + 1);
+    }
+    // Our pieces relative to their own king, theirs relative to the enemy's.
+    let mut own = 0i32;
+    for sq in pos.pieces(us).without(from) {
+        let pt = pos.piece_on(sq).piece_type();
+        own += i32::from(w[own_feature(size, us, pt, sq, to)])
+            - i32::from(w[own_feature(size, us, pt, sq, from)]);
+    }
+    let mut enemy = 0i32;
+    for sq in pos.pieces(them).without(to) {
+        let pt = pos.piece_on(sq).piece_type();
+        enemy += i32::from(w[enemy_feature(size, them, pt, sq, to)])
+            - i32::from(w[enemy_feature(size, them, pt, sq, from)]);
+    }
+    d + sign(us) * own + sign(them) * enemy
 }
 
 /// Whether `m` moves a king (then [`delta`] does not apply).

@@ -52,20 +52,32 @@ pub fn piece_value(pt: PieceType) -> i32 {
 
 /// The value of one piece of type `pt` held in hand (`pt` unpromoted).
 #[inline]
-pub fn hand_value(pt: PieceType) -> i32 {
+pub const fn hand_value(pt: PieceType) -> i32 {
     let v = PIECE_VALUES[pt.index()];
     v + v * HAND_BONUS_PERCENT / 100
 }
+
+/// [`capture_gain`] of every piece type, indexed by [`PieceType::index`].
+const CAPTURE_GAINS: [i32; PieceType::COUNT] = {
+    let mut t = [0; PieceType::COUNT];
+    let mut i = 0;
+    while i < PieceType::ALL.len() {
+        let pt = PieceType::ALL[i];
+        t[pt.index()] = if pt.value() == PieceType::KING.value() {
+            KING_VALUE
+        } else {
+            PIECE_VALUES[pt.index()] + hand_value(pt.unpromoted())
+        };
+        i += 1;
+    }
+    t
+};
 
 /// The value a capture of a piece of type `pt` gains: the victim leaves the
 /// board and joins the capturer's hand unpromoted.
 #[inline]
 pub fn capture_gain(pt: PieceType) -> i32 {
-    if pt == PieceType::KING {
-        KING_VALUE
-    } else {
-        PIECE_VALUES[pt.index()] + hand_value(pt.unpromoted())
-    }
+    CAPTURE_GAINS[pt.index()]
 }
 
 /// The material balance from sente's point of view.

@@ -76,7 +76,14 @@ impl<'a> Evaluator<'a> {
     pub fn after(&self, pos: &Position, eval: i32, m: Move, child: &Position) -> i32 {
         match self.kind {
             EvalKind::Material => -(eval + material_delta(pos, m)),
-            EvalKind::Learned if learned::is_king_move(pos, m) => self.evaluate(child),
+            EvalKind::Learned if learned::is_king_move(pos, m) => {
+                if child.king_square(child.side_to_move()).is_none() {
+                    // A king was captured (analysis of a broken position).
+                    self.evaluate(child)
+                } else {
+                    -(eval + from_sente(pos, learned::king_delta(self.weights, pos, m)))
+                }
+            }
             EvalKind::Learned => -(eval + from_sente(pos, learned::delta(self.weights, pos, m))),
         }
     }
@@ -98,18 +105,22 @@ mod tests {
         "rbsgk/4p/5/P4/KGSBR b - 1",
     ];
 
-    fn check_incremental(ev: &Evaluator, sfen: &str) {
-        let pos = parse_sfen(sfen).unwrap();
-        let e = ev.evaluate(&pos);
+    /// Checks the incremental values of every move of `pos` and, if
+    /// `depth` > 1, of the positions after them.
+    fn check_incremental(ev: &Evaluator, pos: &Position, depth: u32) {
+        let e = ev.evaluate(pos);
         let mut list = MoveList::new();
-        legal_moves(&pos, &mut list);
+        legal_moves(pos, &mut list);
         for &m in list.iter() {
             let child = pos.play(m);
             assert_eq!(
-                ev.after(&pos, e, m, &child),
+                ev.after(pos, e, m, &child),
                 ev.evaluate(&child),
-                "{sfen} {m}"
+                "{pos:?} {m}"
             );
+            if depth > 1 {
+                check_incremental(ev, &child, depth - 1);
+            }
         }
     }
 
@@ -126,9 +137,9 @@ mod tests {
             .iter()
             .chain(POSITIONS.iter());
         for sfen in sfens {
-            let kind = parse_sfen(sfen).unwrap().kind();
+            let pos = parse_sfen(sfen).unwrap();
             for ek in [EvalKind::Learned, EvalKind::Material] {
-                check_incremental(&Evaluator::new(ek, &w, kind), sfen);
+                check_incremental(&Evaluator::new(ek, &w, pos.kind()), &pos, 2);
             }
         }
     }

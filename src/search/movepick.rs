@@ -27,6 +27,9 @@ const COUNTER_SCORE: i32 = 29_000_000;
 const BAD_CAPTURE_SCORE: i32 = -30_000_000;
 /// Non-promotions of pawn, bishop or rook where promoting is possible.
 pub const DOMINATED_SCORE: i32 = -40_000_000;
+/// Captures of a [`ScoredMoves::score_captures`] list above this score are
+/// the good ones (the two capture bands lie far on either side).
+const GOOD_CAPTURE_THRESHOLD: i32 = (GOOD_CAPTURE_SCORE + BAD_CAPTURE_SCORE) / 2;
 /// Scale of the victim's value in a capture's score.
 const MVV_SCALE: i32 = 64;
 /// Moves picked one by one before the rest of the list is sorted.
@@ -138,6 +141,22 @@ impl ScoredMoves {
         self.len = kept;
     }
 
+    /// For a list from [`score_captures`](Self::score_captures): whether the
+    /// `i`-th move handed out, the capture `m`, loses nothing by static
+    /// exchange (`see_ge(pos, m, 0)`), read from its score (its scoring
+    /// computed that) except for the TT move.
+    #[inline]
+    pub fn exchange_holds(&self, i: usize, pos: &Position, m: Move) -> bool {
+        let s = self.scores[i];
+        let holds = if s == TT_MOVE_SCORE {
+            see_ge(pos, m, 0)
+        } else {
+            s > GOOD_CAPTURE_THRESHOLD
+        };
+        debug_assert_eq!(holds, see_ge(pos, m, 0), "{m}");
+        holds
+    }
+
     /// Replaces the moves with `ranked` (best first), to be handed out in
     /// that order.
     pub fn set_ranked(&mut self, ranked: &[Move]) {
@@ -162,14 +181,14 @@ impl ScoredMoves {
         }
     }
 
+    /// Brings the first of the highest-scored remaining moves to `i`. Two
+    /// passes (the maximum, then where it first is) vectorise, unlike one
+    /// pass that tracks the index.
     #[inline]
     fn pick(&mut self, i: usize) -> Move {
-        let mut best = i;
-        for j in i + 1..self.len {
-            if self.scores[j] > self.scores[best] {
-                best = j;
-            }
-        }
+        let rest = &self.scores[i..self.len];
+        let max = rest.iter().copied().fold(i32::MIN, i32::max);
+        let best = i + rest.iter().position(|&s| s == max).unwrap_or(0);
         self.scores.swap(i, best);
         let moves = self.list.as_mut_slice();
         moves.swap(i, best);
@@ -195,6 +214,8 @@ impl ScoredMoves {
 #[inline]
 fn capture_score(pos: &Position, m: Move, victim: PieceType, history: &History) -> i32 {
     let attacker = pos.piece_on(m.from()).piece_type();
+    // A victim worth at least the attacker makes the exchange hold (the
+    // static exchange stops at once), so `good` is `see_ge(pos, m, 0)`.
     let mvv = capture_gain(victim) * MVV_SCALE - piece_value(attacker) / 16
         + history.capture(piece_slot(pos, m), m, victim) / 8;
     let good = capture_gain(victim) >= capture_gain(attacker) || see_ge(pos, m, 0);
@@ -209,6 +230,10 @@ fn capture_score(pos: &Position, m: Move, victim: PieceType, history: &History) 
 fn score_move(pos: &Position, m: Move, hints: &OrderHints, history: &History, us: usize) -> i32 {
     if m == hints.tt_move {
         return TT_MOVE_SCORE;
+    }
+    if m.is_drop() {
+        // Most moves of a full hand: quiet, never dominated.
+        return quiet_score(pos, m, hints, history, us);
     }
     if let Some(victim) = captured(pos, m) {
         let s = capture_score(pos, m, victim, history);
@@ -225,6 +250,13 @@ fn score_move(pos: &Position, m: Move, hints: &OrderHints, history: &History, us
         let pt = pos.piece_on(m.from()).piece_type();
         return PROMOTION_SCORE + piece_value(pt.promoted()) - piece_value(pt);
     }
+    quiet_score(pos, m, hints, history, us)
+}
+
+/// The score of a quiet move that does not promote: killer, countermove,
+/// or its history.
+#[inline]
+fn quiet_score(pos: &Position, m: Move, hints: &OrderHints, history: &History, us: usize) -> i32 {
     if m == hints.killers[0] {
         return KILLER_SCORE + 1;
     }
@@ -253,6 +285,9 @@ pub fn generate_captures(pos: &Position, list: &mut MoveList) {
     let pinned = pos.pinned(us);
     for from in pos.pieces(us) {
         let pt = pos.piece_on(from).piece_type();
+        if (bitboard::pseudo_attacks(us, pt, from) & targets).is_empty() {
+            continue;
+        }
         let mut to_bb = bitboard::attacks(us, pt, from, occupied) & targets;
         if pt == PieceType::KING {
             let occ = occupied.without(from);

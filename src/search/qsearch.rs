@@ -3,11 +3,11 @@
 
 use super::movepick::{captured, generate_captures};
 use super::search::{MAX_PLY, Worker};
-use super::tactics::{CheckInfo, mate_in_one, see_ge};
+use super::tactics::{CheckInfo, mate_in_one};
 use super::tt::Bound;
 use super::{INFINITE, mate_in, mated_in, score_from_tt, score_to_tt};
 use crate::eval::capture_gain;
-use crate::movegen::legal_moves;
+use crate::movegen::{legal_moves, legal_moves_and_checks};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::BoardKind;
@@ -28,8 +28,10 @@ impl Worker<'_> {
         if pos.king_square(pos.side_to_move().flip()).is_none() {
             return false;
         }
-        legal_moves(pos, &mut self.mate_list);
-        mate_in_one(pos, &self.mate_list, &CheckInfo::new(pos)).is_some()
+        // The last move list is never a node's (nodes stop at MAX_PLY).
+        let list = &mut self.moves[MAX_PLY + 1].list;
+        legal_moves_and_checks(pos, &CheckInfo::new(pos), list, &mut self.checks);
+        mate_in_one(pos, &self.checks).is_some()
     }
 
     /// Quiescence search of `pos` at `ply` (evaluation in `stack[ply]`).
@@ -98,7 +100,8 @@ impl Worker<'_> {
             if !in_check
                 && let Some(victim) = captured(pos, m)
                 && !m.is_promotion()
-                && (stand + capture_gain(victim) + DELTA_MARGIN <= alpha || !see_ge(pos, m, 0))
+                && (stand + capture_gain(victim) + DELTA_MARGIN <= alpha
+                    || !self.moves[ply].exchange_holds(i, pos, m))
             {
                 continue;
             }

@@ -20,7 +20,7 @@ use super::{
     Control, INFINITE, MATE_BOUND, format_score, mate_in, mated_in, score_from_tt, score_to_tt,
 };
 use crate::eval::Evaluator;
-use crate::movegen::legal_moves;
+use crate::movegen::{legal_moves, legal_moves_and_checks};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::rules::{BoardKind, RepetitionRule};
@@ -221,8 +221,8 @@ pub struct Worker<'a> {
     pub seldepth: usize,
     pub stopped: bool,
     pub(super) moves: Vec<ScoredMoves>,
-    /// Scratch list for the quiescence search's mate-in-1 probe.
-    pub(super) mate_list: MoveList,
+    /// Scratch list of the checking moves of a node (the mate-in-1 probe).
+    pub(super) checks: MoveList,
     pub(super) stack: Vec<Stack>,
     pub(super) history: History,
     /// Keys of the game history then of the current search path, each with
@@ -266,7 +266,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             stopped: false,
             moves: (0..MAX_PLY + 2).map(|_| ScoredMoves::default()).collect(),
-            mate_list: MoveList::new(),
+            checks: MoveList::new(),
             stack: vec![Stack::default(); MAX_PLY + 3],
             history: stats,
             keys,
@@ -604,12 +604,21 @@ impl<'a> Worker<'a> {
         }
 
         // Step 8. Moves; mate and game ends.
-        legal_moves(pos, &mut self.moves[ply].list);
+        let check_info = CheckInfo::new(pos);
+        if in_check {
+            legal_moves(pos, &mut self.moves[ply].list);
+        } else {
+            legal_moves_and_checks(
+                pos,
+                &check_info,
+                &mut self.moves[ply].list,
+                &mut self.checks,
+            );
+        }
         if self.moves[ply].list.is_empty() {
             return mated_in(ply);
         }
-        let check_info = CheckInfo::new(pos);
-        if !in_check && let Some(m) = mate_in_one(pos, &self.moves[ply].list, &check_info) {
+        if !in_check && let Some(m) = mate_in_one(pos, &self.checks) {
             let v = mate_in(ply + 1);
             self.sh
                 .tt

@@ -3,77 +3,13 @@
 //! one-ply mate probe ([`mate_in_one`]).
 
 use crate::bitboard::{self, Bitboard};
+pub use crate::checks::CheckInfo;
+use crate::checks::moved_type;
 use crate::eval::capture_gain;
 use crate::movegen::has_legal_move;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::types::{Color, PieceType, Square};
-
-/// The piece type standing on the destination after `m`.
-#[inline]
-fn moved_type(pos: &Position, m: Move) -> PieceType {
-    if m.is_drop() {
-        m.dropped()
-    } else {
-        let pt = pos.piece_on(m.from()).piece_type();
-        if m.is_promotion() { pt.promoted() } else { pt }
-    }
-}
-
-/// What makes a move give check in one position: the squares from which
-/// each piece type attacks the opponent's king, and our pieces whose move
-/// off the line would uncover one of our sliders.
-pub struct CheckInfo {
-    king: Option<Square>,
-    squares: [Bitboard; PieceType::COUNT],
-    discoverers: Bitboard,
-}
-
-impl CheckInfo {
-    /// The check information of the side to move in `pos`.
-    pub fn new(pos: &Position) -> CheckInfo {
-        let us = pos.side_to_move();
-        let them = us.flip();
-        let mut info = CheckInfo {
-            king: pos.king_square(them),
-            squares: [Bitboard::EMPTY; PieceType::COUNT],
-            discoverers: Bitboard::EMPTY,
-        };
-        let Some(k) = info.king else {
-            return info;
-        };
-        let occupied = pos.occupied();
-        for pt in PieceType::ALL {
-            info.squares[pt.index()] = bitboard::attacks(them, pt, k, occupied);
-        }
-        let ours = |pt: PieceType| pos.pieces_of(us, pt);
-        let snipers = (bitboard::rook_pseudo_attacks(k)
-            & (ours(PieceType::ROOK) | ours(PieceType::DRAGON)))
-            | (bitboard::bishop_pseudo_attacks(k)
-                & (ours(PieceType::BISHOP) | ours(PieceType::HORSE)))
-            | (bitboard::lance_pseudo_attacks(them, k) & ours(PieceType::LANCE));
-        for s in snipers {
-            let blockers = bitboard::between(k, s) & occupied;
-            if blockers.any() && !blockers.more_than_one() {
-                info.discoverers |= blockers & pos.pieces(us);
-            }
-        }
-        info
-    }
-
-    /// Whether the legal move `m` checks the opponent's king (directly, or
-    /// by uncovering a slider). False when the opponent has no king.
-    #[inline]
-    pub fn gives_check(&self, pos: &Position, m: Move) -> bool {
-        let Some(k) = self.king else {
-            return false;
-        };
-        if self.squares[moved_type(pos, m).index()].has(m.to()) {
-            return true;
-        }
-        !m.is_drop() && self.discoverers.has(m.from()) && !bitboard::line(k, m.from()).has(m.to())
-    }
-}
 
 /// Whether the legal move `m` checks the opponent's king (directly, or by
 /// uncovering a slider). False when the opponent has no king. For many
@@ -103,7 +39,8 @@ fn see_value(pt: PieceType) -> i32 {
     capture_gain(pt)
 }
 
-/// The least valuable of `attackers` (non-empty) and its value.
+/// The least valuable of `attackers` (non-empty) and its type; of two of
+/// equal value, the one on the lower square.
 #[inline]
 fn least_valuable(pos: &Position, attackers: Bitboard) -> (Square, PieceType) {
     let mut best: Option<(Square, PieceType, i32)> = None;
@@ -149,17 +86,25 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     };
     let mut stm: Color = pos.side_to_move();
     let mut res = true;
+    // Most exchanges end at once: no defender.
+    if pos.attackers_to(to, stm.flip(), occupied).is_empty() {
+        return true;
+    }
+    // Removing a piece only uncovers sliders behind it: the attackers are
+    // computed once and the sliders traced again after each removal.
+    let mut attackers = pos.all_attackers_to(to, occupied);
+    let sliders = pos.sliders();
     loop {
         stm = stm.flip();
-        let attackers = pos.attackers_to(to, stm, occupied) & occupied;
-        if attackers.is_empty() {
+        let ours = attackers & occupied & pos.pieces(stm);
+        if ours.is_empty() {
             break;
         }
         res = !res;
-        let (sq, pt) = least_valuable(pos, attackers);
+        let (sq, pt) = least_valuable(pos, ours);
         if pt == PieceType::KING {
             // The king may capture only if the square is no longer defended.
-            let defended = (pos.attackers_to(to, stm.flip(), occupied) & occupied).any();
+            let defended = (attackers & occupied & pos.pieces(stm.flip())).any();
             return if defended { !res } else { res };
         }
         swap = see_value(pt) - swap;
@@ -167,42 +112,61 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
             break;
         }
         occupied = occupied.without(sq);
+        // Only a slider on the line through the removed piece, not yet
+        // counted, can join.
+        if (bitboard::line(to, sq) & sliders & occupied)
+            .and_not(attackers)
+            .any()
+        {
+            attackers |= pos.slider_attackers_to(to, occupied);
+        }
     }
     res
 }
 
-/// Whether the side to move in `pos` (in check) can step its king to a
-/// square the opponent does not attack: a quick proof of "not mate".
+/// Whether, after the legal checking move `m`, the opponent's king (on
+/// `k`) can step to a square we no longer attack: a quick proof of "not
+/// mate", computed on `pos` without playing the move.
 #[inline]
-fn king_can_step(pos: &Position) -> bool {
+fn king_can_step_after(pos: &Position, m: Move, k: Square) -> bool {
     let us = pos.side_to_move();
-    let Some(k) = pos.king_square(us) else {
-        return true;
+    let to = m.to();
+    let from_bb = if m.is_drop() {
+        Bitboard::EMPTY
+    } else {
+        Bitboard::from_square(m.from())
     };
-    let occupied = pos.occupied().without(k);
-    let flights = (bitboard::king_attacks(k) & pos.kind().mask()).and_not(pos.pieces(us));
+    // The board after the move, without the king that steps away.
+    let occupied = pos.occupied().and_not(from_bb).with(to).without(k);
+    let their_pieces = pos.pieces(us.flip()).without(to);
+    let flights = (bitboard::king_attacks(k) & pos.kind().mask()).and_not(their_pieces);
+    let mover = bitboard::attacks(us, moved_type(pos, m), to, occupied);
     Iterator::any(&mut flights.into_iter(), |sq| {
-        !pos.is_attacked(sq, us.flip(), occupied)
+        !mover.has(sq)
+            && pos
+                .attackers_to(sq, us, occupied)
+                .and_not(from_bb)
+                .is_empty()
     })
 }
 
-/// A legal move of `list` (the legal moves of `pos`) that mates at once,
-/// if any. Drop-pawn mates are not in `list` (they are illegal).
-pub fn mate_in_one(pos: &Position, list: &MoveList, info: &CheckInfo) -> Option<Move> {
-    info.king?;
-    list.iter()
+/// A move of `checks` (the legal checking moves of `pos`, see
+/// [`crate::movegen::legal_moves_and_checks`]) that mates at once, if any
+/// (the first in list order). Drop-pawn mates are not among them (they are
+/// illegal).
+pub fn mate_in_one(pos: &Position, checks: &MoveList) -> Option<Move> {
+    let k = pos.king_square(pos.side_to_move().flip())?;
+    checks
+        .iter()
         .copied()
-        .filter(|&m| info.gives_check(pos, m))
-        .find(|&m| {
-            let child = pos.play(m);
-            !king_can_step(&child) && !has_legal_move(&child)
-        })
+        .filter(|&m| !king_can_step_after(pos, m, k))
+        .find(|&m| !has_legal_move(&pos.play(m)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::movegen::legal_moves;
+    use crate::movegen::{legal_moves, legal_moves_and_checks};
     use crate::sfen::parse_sfen;
 
     const POSITIONS: [&str; 6] = [
@@ -229,6 +193,139 @@ mod tests {
         }
     }
 
+    /// The old definition: play the move, then look for a safe flight.
+    fn king_can_step_in(child: &Position) -> bool {
+        let us = child.side_to_move();
+        let Some(k) = child.king_square(us) else {
+            return true;
+        };
+        let occupied = child.occupied().without(k);
+        let flights = (bitboard::king_attacks(k) & child.kind().mask()).and_not(child.pieces(us));
+        Iterator::any(&mut flights.into_iter(), |sq| {
+            !child.is_attacked(sq, us.flip(), occupied)
+        })
+    }
+
+    #[test]
+    fn king_flights_agree_with_playing_the_move() {
+        let mut checked = 0;
+        let mut moves = MoveList::new();
+        for pos in sample_positions() {
+            let Some(k) = pos.king_square(pos.side_to_move().flip()) else {
+                continue;
+            };
+            legal_moves(&pos, &mut moves);
+            for &m in moves.iter().filter(|&&m| gives_check(&pos, m)) {
+                let want = king_can_step_in(&pos.play(m));
+                assert_eq!(king_can_step_after(&pos, m, k), want, "{pos:?} {m}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
+
+    /// The first definition of [`see_ge`]: attackers recomputed each turn.
+    fn see_ge_reference(pos: &Position, m: Move, threshold: i32) -> bool {
+        let to = m.to();
+        let victim = pos.piece_on(to);
+        let victim_value = if m.is_drop() || victim.is_none() {
+            0
+        } else {
+            see_value(victim.piece_type())
+        };
+        let mut swap = victim_value - threshold;
+        if swap < 0 {
+            return false;
+        }
+        swap = see_value(moved_type_unpromoted(pos, m)) - swap;
+        if swap <= 0 {
+            return true;
+        }
+        let mut occupied = if m.is_drop() {
+            pos.occupied()
+        } else {
+            pos.occupied().without(m.from())
+        };
+        let mut stm = pos.side_to_move();
+        let mut res = true;
+        loop {
+            stm = stm.flip();
+            let attackers = pos.attackers_to(to, stm, occupied) & occupied;
+            if attackers.is_empty() {
+                break;
+            }
+            res = !res;
+            let (sq, pt) = least_valuable(pos, attackers);
+            if pt == PieceType::KING {
+                let defended = (pos.attackers_to(to, stm.flip(), occupied) & occupied).any();
+                return if defended { !res } else { res };
+            }
+            swap = see_value(pt) - swap;
+            if swap < i32::from(res) {
+                break;
+            }
+            occupied = occupied.without(sq);
+        }
+        res
+    }
+
+    fn moved_type_unpromoted(pos: &Position, m: Move) -> PieceType {
+        if m.is_drop() {
+            m.dropped()
+        } else {
+            pos.piece_on(m.from()).piece_type()
+        }
+    }
+
+    /// The bench positions, the test positions, and every position one
+    /// move after them.
+    fn sample_positions() -> Vec<Position> {
+        let mut all = Vec::new();
+        for sfen in POSITIONS
+            .iter()
+            .chain(crate::search::BENCH_POSITIONS.iter())
+        {
+            let root = parse_sfen(sfen).unwrap();
+            let mut list = MoveList::new();
+            legal_moves(&root, &mut list);
+            all.extend(list.iter().map(|&m| root.play(m)));
+            all.push(root);
+        }
+        all
+    }
+
+    #[test]
+    fn see_agrees_with_the_reference() {
+        const THRESHOLDS: [i32; 7] = [-2000, -500, -100, 0, 1, 300, 1500];
+        let mut list = MoveList::new();
+        for pos in sample_positions() {
+            legal_moves(&pos, &mut list);
+            for &m in list.iter() {
+                for t in THRESHOLDS {
+                    assert_eq!(
+                        see_ge(&pos, m, t),
+                        see_ge_reference(&pos, m, t),
+                        "{pos:?} {m} {t}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn all_attackers_join_both_colours() {
+        for pos in sample_positions() {
+            let occupied = pos.occupied();
+            for sq in Square::all() {
+                for occ in [occupied, occupied.without(sq), Bitboard::EMPTY] {
+                    let want = pos.attackers_to(sq, Color::Sente, occ)
+                        | pos.attackers_to(sq, Color::Gote, occ);
+                    assert_eq!(pos.all_attackers_to(sq, occ), want, "{pos:?} {sq}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn see_of_simple_exchanges() {
         // A rook takes a pawn defended by a gold: loses the exchange.
@@ -244,14 +341,15 @@ mod tests {
 
     #[test]
     fn mate_in_one_finds_a_gold_drop() {
+        let mate = |sfen: &str| {
+            let pos = parse_sfen(sfen).unwrap();
+            let (mut list, mut checks) = (MoveList::new(), MoveList::new());
+            legal_moves_and_checks(&pos, &CheckInfo::new(&pos), &mut list, &mut checks);
+            mate_in_one(&pos, &checks)
+        };
         // Gold drop on 5b, protected by the pawn on 5c: mate.
-        let pos = parse_sfen("4k4/9/4P4/9/9/9/9/9/4K4 b G 1").unwrap();
-        let mut list = MoveList::new();
-        legal_moves(&pos, &mut list);
-        let m = mate_in_one(&pos, &list, &CheckInfo::new(&pos)).expect("mate");
+        let m = mate("4k4/9/4P4/9/9/9/9/9/4K4 b G 1").expect("mate");
         assert_eq!(m.to_string(), "G*5b");
-        let pos = parse_sfen(POSITIONS[0]).unwrap();
-        legal_moves(&pos, &mut list);
-        assert_eq!(mate_in_one(&pos, &list, &CheckInfo::new(&pos)), None);
+        assert_eq!(mate(POSITIONS[0]), None);
     }
 }
