@@ -86,10 +86,6 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     };
     let mut stm: Color = pos.side_to_move();
     let mut res = true;
-    // Most exchanges end at once: no defender.
-    if pos.attackers_to(to, stm.flip(), occupied).is_empty() {
-        return true;
-    }
     // Removing a piece only uncovers sliders behind it: the attackers are
     // computed once and the sliders traced again after each removal.
     let mut attackers = pos.all_attackers_to(to, occupied);
