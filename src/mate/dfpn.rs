@@ -26,6 +26,7 @@
 //! a path-dependent disproof is a true "no mate", unless the ply cap
 //! ([`MAX_PLY`]) cut the path somewhere: then the answer is unknown.
 
+use super::pieces;
 use super::table::{Found, INF, PackedHand, Table, board_key};
 use crate::movegen::{count_legal_moves, legal_moves};
 use crate::moves::{Move, MoveList};
@@ -57,6 +58,10 @@ pub struct NodeValue {
     pub path_dependent: bool,
     /// Whether a disproof holds only within the length limit.
     pub depth_limited: bool,
+    /// The proof or disproof pieces of an absolute proof or disproof (the
+    /// attacker's hand it needs, see [`super::pieces`]); meaningless
+    /// otherwise.
+    pub hand: PackedHand,
 }
 
 impl NodeValue {
@@ -66,6 +71,7 @@ impl NodeValue {
         len: 0,
         path_dependent: false,
         depth_limited: false,
+        hand: PackedHand::EMPTY,
     };
     const REPETITION: NodeValue = NodeValue {
         pn: INF,
@@ -73,6 +79,7 @@ impl NodeValue {
         len: 0,
         path_dependent: true,
         depth_limited: false,
+        hand: PackedHand::EMPTY,
     };
     const DEPTH_CUT: NodeValue = NodeValue {
         pn: INF,
@@ -80,6 +87,7 @@ impl NodeValue {
         len: 0,
         path_dependent: false,
         depth_limited: true,
+        hand: PackedHand::EMPTY,
     };
     const DISPROVEN: NodeValue = NodeValue {
         pn: INF,
@@ -87,7 +95,19 @@ impl NodeValue {
         len: 0,
         path_dependent: false,
         depth_limited: false,
+        hand: PackedHand::EMPTY,
     };
+    /// A new node's numbers.
+    const fn unknown(pn: u32, dn: u32) -> NodeValue {
+        NodeValue {
+            pn,
+            dn,
+            len: 0,
+            path_dependent: false,
+            depth_limited: false,
+            hand: PackedHand::EMPTY,
+        }
+    }
 
     fn from_found(f: Found) -> NodeValue {
         NodeValue {
@@ -96,7 +116,13 @@ impl NodeValue {
             len: f.len,
             path_dependent: false,
             depth_limited: false,
+            hand: f.hand,
         }
+    }
+
+    /// Whether this is a proof, or a disproof that holds on every path.
+    fn is_absolute(&self) -> bool {
+        self.pn == 0 || (self.dn == 0 && !self.path_dependent && !self.depth_limited)
     }
 
     /// Whether this is a proof or a disproof.
@@ -248,20 +274,23 @@ impl<'t> Dfpn<'t> {
                 return;
             };
             NodeValue {
-                pn: SAT,
-                dn: 1,
                 len: bound,
-                path_dependent: false,
-                depth_limited: false,
+                ..NodeValue::unknown(SAT, 1)
             }
         } else {
             v
         };
-        let hand = PackedHand::new(pos.hand(self.attacker));
+        // A proof or disproof is stored with its proof or disproof pieces.
+        let hand = if v.is_terminal() {
+            v.hand
+        } else {
+            PackedHand::new(pos.hand(self.attacker))
+        };
         let found = Found {
             pn: v.pn,
             dn: v.dn,
             len: v.len,
+            hand,
         };
         self.table.store(board_key(pos), hand, found, amount);
     }
@@ -271,6 +300,7 @@ impl<'t> Dfpn<'t> {
     pub fn store_proof(&mut self, pos: &Position, len: u16) {
         let v = NodeValue {
             len,
+            hand: PackedHand::new(pos.hand(self.attacker)),
             ..NodeValue::PROVEN
         };
         self.store(pos, v, u64::from(u32::MAX));
@@ -300,13 +330,7 @@ impl<'t> Dfpn<'t> {
             return v;
         }
         if self.stopped {
-            return NodeValue {
-                pn: 1,
-                dn: 1,
-                len: 0,
-                path_dependent: false,
-                depth_limited: false,
-            };
+            return NodeValue::unknown(1, 1);
         }
         if ply >= MAX_PLY {
             self.capped = true;
@@ -363,6 +387,14 @@ impl<'t> Dfpn<'t> {
             children[best].value = self.mid(&child, ply + 1, cthpn, cthdn, poll);
         };
         self.leave(key);
+        let value = if value.is_terminal() && value.is_absolute() {
+            NodeValue {
+                hand: final_hand(pos, &children, or_node),
+                ..value
+            }
+        } else {
+            value
+        };
         self.store_at(pos, value, self.nodes - start + 1, ply);
         value
     }
@@ -386,16 +418,14 @@ impl<'t> Dfpn<'t> {
                 None => {
                     let replies = count_legal_moves(&child) as u32;
                     if replies == 0 {
-                        self.store(&child, NodeValue::PROVEN, 1);
-                        NodeValue::PROVEN
+                        let mated = NodeValue {
+                            hand: pieces::and_proof(&child, PackedHand::EMPTY),
+                            ..NodeValue::PROVEN
+                        };
+                        self.store(&child, mated, 1);
+                        mated
                     } else {
-                        NodeValue {
-                            pn: replies,
-                            dn: 1,
-                            len: 0,
-                            path_dependent: false,
-                            depth_limited: false,
-                        }
+                        NodeValue::unknown(replies, 1)
                     }
                 }
             };
@@ -416,13 +446,9 @@ impl<'t> Dfpn<'t> {
         let mut children = Vec::with_capacity(list.len());
         for &mv in list.iter() {
             let child = pos.play(mv);
-            let value = self.initial(&child, ply + 1).unwrap_or(NodeValue {
-                pn: 1,
-                dn: 1,
-                len: 0,
-                path_dependent: false,
-                depth_limited: false,
-            });
+            let value = self
+                .initial(&child, ply + 1)
+                .unwrap_or(NodeValue::unknown(1, 1));
             children.push(Child { mv, value });
         }
         // Drops last, grouped by square (see `aggregate`).
@@ -437,6 +463,33 @@ impl<'t> Dfpn<'t> {
         };
         children.sort_by_key(|c| rank(c.mv));
         children
+    }
+}
+
+/// The proof or disproof pieces of the node `pos` whose absolute proof or
+/// disproof `children` establish (see [`super::pieces`]).
+fn final_hand(pos: &Position, children: &[Child], or_node: bool) -> PackedHand {
+    let proven = |c: &&Child| c.value.pn == 0;
+    let disproven = |c: &&Child| c.value.dn == 0 && c.value.is_absolute();
+    match or_node {
+        true => match children.iter().filter(proven).min_by_key(|c| c.value.len) {
+            Some(c) => pieces::before_move(pos, c.mv, c.value.hand),
+            None => {
+                let all = children.iter().fold(PackedHand::full(), |h, c| {
+                    h.intersection(pieces::before_move(pos, c.mv, c.value.hand))
+                });
+                pieces::or_disproof(pos, all)
+            }
+        },
+        false => match children.iter().find(disproven) {
+            Some(c) => pieces::and_disproof(pos, c.mv, c.value.hand),
+            None => {
+                let all = children
+                    .iter()
+                    .fold(PackedHand::EMPTY, |h, c| h.union(c.value.hand));
+                pieces::and_proof(pos, all)
+            }
+        },
     }
 }
 
@@ -475,11 +528,8 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
         }
         if pn == 0 {
             return NodeValue {
-                pn: 0,
-                dn: INF,
                 len,
-                path_dependent: false,
-                depth_limited: false,
+                ..NodeValue::PROVEN
             };
         }
         let dn = if dn == INF { SAT } else { dn };
@@ -489,6 +539,7 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
             len: 0,
             path_dependent: dn == 0 && path_dependent,
             depth_limited: dn == 0 && depth_limited,
+            hand: PackedHand::EMPTY,
         }
     } else {
         if children.is_empty() {
@@ -547,6 +598,7 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
                 len: 0,
                 path_dependent: !absolute_disproof && !limited_disproof,
                 depth_limited: !absolute_disproof && limited_disproof,
+                hand: PackedHand::EMPTY,
             };
         }
         let pn = if pn == INF { SAT } else { pn };
@@ -554,8 +606,7 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
             pn,
             dn,
             len: if pn == 0 { len } else { 0 },
-            path_dependent: false,
-            depth_limited: false,
+            ..NodeValue::unknown(pn, dn)
         }
     }
 }
