@@ -12,7 +12,8 @@
 //! - [`pieces`]: proof and disproof pieces (証明駒 / 反証駒), the hand a
 //!   result needs, so that it serves every hand superior (or inferior) to it.
 //! - [`dfpn`]: df-pn with thresholds, the 1+ε trick, heuristic initial
-//!   numbers, and repetition handled per path (never stored).
+//!   numbers, and repetition handled per path (a disproof through
+//!   repetition is stored only where the cycle lies within its subtree).
 //! - [`pv`]: the answer line: the attacker's shortest mate known against the
 //!   defender's longest resistance, useless interpositions (無駄合い) ranked
 //!   as if not played, every line checked move by move before it is sent.

@@ -61,6 +61,13 @@ impl CheckInfo {
         info
     }
 
+    /// The squares from which a piece of type `pt` of the side to move
+    /// would attack the opponent's king (empty when it has none).
+    #[inline]
+    pub fn check_squares(&self, pt: PieceType) -> Bitboard {
+        self.squares[pt.index()]
+    }
+
     /// Whether the legal move `m` checks the opponent's king (directly, or
     /// by uncovering a slider). False when the opponent has no king.
     #[inline]
