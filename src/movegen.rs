@@ -113,6 +113,56 @@ impl Sink for Counter {
     }
 }
 
+/// Keeps only the checking moves (the mate solver's attacker moves): drops
+/// only onto the squares from which the piece checks, board moves tested one
+/// by one.
+struct CheckSink<'a> {
+    pos: &'a Position,
+    info: CheckInfo,
+    list: &'a mut MoveList,
+}
+
+impl Sink for CheckSink<'_> {
+    #[inline]
+    fn board(&mut self, from: Square, to: Bitboard, promote: bool) {
+        for sq in to {
+            let m = Move::normal(from, sq, promote);
+            if self.info.gives_check(self.pos, m) {
+                self.list.push(m);
+            }
+        }
+    }
+
+    #[inline]
+    fn pawns(&mut self, us: Color, to: Bitboard, promote: bool) {
+        for sq in to {
+            let m = Move::normal(pawn_origin(us, sq), sq, promote);
+            if self.info.gives_check(self.pos, m) {
+                self.list.push(m);
+            }
+        }
+    }
+
+    #[inline]
+    fn drops(&mut self, pt: PieceType, to: Bitboard) {
+        for sq in self.info.checking_drops(pt, to) {
+            self.list.push(Move::drop(pt, sq));
+        }
+    }
+}
+
+/// Fills `list` with every legal checking move of the side to move (the
+/// legal moves that [`CheckInfo::gives_check`] accepts, in the same order).
+pub fn legal_checks(pos: &Position, list: &mut MoveList) {
+    list.clear();
+    let mut sink = CheckSink {
+        pos,
+        info: CheckInfo::new(pos),
+        list,
+    };
+    generate(pos, &mut sink);
+}
+
 /// The square a pawn of `us` came from to reach `to` (one rank behind).
 #[inline]
 fn pawn_origin(us: Color, to: Square) -> Square {

@@ -19,22 +19,31 @@
 //! already on the current path is a disproof for the attacker (千日手 or
 //! 連続王手の千日手, neither a win for the attacker). Such a disproof holds
 //! only for this path, so it is kept in the node's own child list (the path
-//! above is fixed while that node is searched) and every disproof that
-//! depends on it is marked path-dependent and never stored. Proofs never
-//! depend on the path (a repeated position never proves anything), so every
-//! proof and every stored disproof is absolute. At the root (empty path)
-//! a path-dependent disproof is a true "no mate", unless the ply cap
-//! ([`MAX_PLY`]) cut the path somewhere: then the answer is unknown.
+//! above is fixed while that node is searched), and every disproof that
+//! depends on it carries the shallowest ply of a repeated position it relies
+//! on (`rep_start`). A node at that ply or deeper holds the whole cycle in
+//! its subtree, so its disproof holds on any path and is stored (with the
+//! node's own hand, never generalised by disproof pieces); a node above it
+//! stores nothing. Proofs never depend on the path (a repeated position
+//! never proves anything), so every stored proof and disproof holds on every
+//! path. At the root a disproof through repetition is a true "no mate",
+//! unless the ply cap ([`MAX_PLY`]) cut the path somewhere: then the answer
+//! is unknown.
+//!
+//! Proof and disproof pieces ([`super::pieces`]) are computed when a node
+//! is solved and stored with it.
 
+use super::pieces;
 use super::table::{Found, INF, PackedHand, Table, board_key};
-use crate::movegen::{count_legal_moves, legal_moves};
+use crate::movegen::{count_legal_moves, legal_checks, legal_moves};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
-use crate::search::tactics::CheckInfo;
 use crate::types::{Color, Square};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+/// `rep_start` of a value that does not depend on a repetition.
+pub const NO_REPETITION: u32 = u32::MAX;
 /// Largest non-terminal proof or disproof number.
 const SAT: u32 = INF - 1;
 /// The 1+ε trick: ε = 1 / EPSILON_DIV.
@@ -53,10 +62,18 @@ pub struct NodeValue {
     pub dn: u32,
     /// Mate length in plies of a proof.
     pub len: u16,
-    /// Whether a disproof depends on the current path (repetition or cap).
-    pub path_dependent: bool,
+    /// For a disproof through repetition: the least ply of a repeated
+    /// position on the current path it depends on ([`NO_REPETITION`] if
+    /// none). Such a disproof holds from any path for a node at this ply or
+    /// above it (the repetition lies within its subtree), else only on this
+    /// path.
+    pub rep_start: u32,
     /// Whether a disproof holds only within the length limit.
     pub depth_limited: bool,
+    /// The proof or disproof pieces of an absolute proof or disproof (the
+    /// attacker's hand it needs, see [`super::pieces`]); meaningless
+    /// otherwise.
+    pub hand: PackedHand,
 }
 
 impl NodeValue {
@@ -64,39 +81,70 @@ impl NodeValue {
         pn: 0,
         dn: INF,
         len: 0,
-        path_dependent: false,
+        rep_start: NO_REPETITION,
         depth_limited: false,
+        hand: PackedHand::EMPTY,
     };
+    /// A repetition of the position at ply `rep_start` on the path (0: the
+    /// ply cap, treated as depending on the whole path).
     const REPETITION: NodeValue = NodeValue {
         pn: INF,
         dn: 0,
         len: 0,
-        path_dependent: true,
+        rep_start: 0,
         depth_limited: false,
+        hand: PackedHand::EMPTY,
     };
     const DEPTH_CUT: NodeValue = NodeValue {
         pn: INF,
         dn: 0,
         len: 0,
-        path_dependent: false,
+        rep_start: NO_REPETITION,
         depth_limited: true,
+        hand: PackedHand::EMPTY,
     };
     const DISPROVEN: NodeValue = NodeValue {
         pn: INF,
         dn: 0,
         len: 0,
-        path_dependent: false,
+        rep_start: NO_REPETITION,
         depth_limited: false,
+        hand: PackedHand::EMPTY,
     };
+    /// A new node's numbers.
+    const fn unknown(pn: u32, dn: u32) -> NodeValue {
+        NodeValue {
+            pn,
+            dn,
+            len: 0,
+            rep_start: NO_REPETITION,
+            depth_limited: false,
+            hand: PackedHand::EMPTY,
+        }
+    }
 
     fn from_found(f: Found) -> NodeValue {
         NodeValue {
             pn: f.pn,
             dn: f.dn,
             len: f.len,
-            path_dependent: false,
+            rep_start: NO_REPETITION,
             depth_limited: false,
+            hand: f.hand,
         }
+    }
+
+    /// Whether this is a proof, or a disproof that holds on every path to
+    /// a node at `ply` (within the length limit or not).
+    fn holds_at(&self, ply: usize) -> bool {
+        self.pn == 0 || (self.dn == 0 && self.rep_start as usize >= ply)
+    }
+
+    /// Whether this is a proof, or a disproof that holds on every path
+    /// without repetition below it and without the length limit: its proof
+    /// or disproof pieces may generalise it over hands.
+    fn is_absolute(&self) -> bool {
+        self.pn == 0 || (self.dn == 0 && self.rep_start == NO_REPETITION && !self.depth_limited)
     }
 
     /// Whether this is a proof or a disproof.
@@ -157,8 +205,9 @@ impl Hasher for KeyHasher {
     }
 }
 
-/// The positions on the current path, by key, with their counts.
-type PathSet = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
+/// The positions on the current path, by key, with their counts and the
+/// ply of their first occurrence.
+type PathSet = HashMap<u64, (u32, u32), BuildHasherDefault<KeyHasher>>;
 
 /// Adds two numbers, saturating below [`INF`].
 #[inline]
@@ -188,14 +237,15 @@ impl<'t> Dfpn<'t> {
         }
     }
 
-    /// Marks `key` as on the current path (for repetition); `leave` undoes it.
-    pub fn enter(&mut self, key: u64) {
-        *self.path.entry(key).or_insert(0) += 1;
+    /// Marks `key`, reached at `ply`, as on the current path (for
+    /// repetition); `leave` undoes it. A key entered again keeps its first ply.
+    pub fn enter(&mut self, key: u64, ply: usize) {
+        self.path.entry(key).or_insert((0, ply as u32)).0 += 1;
     }
 
     /// Undoes [`enter`](Self::enter).
     pub fn leave(&mut self, key: u64) {
-        if let Some(n) = self.path.get_mut(&key) {
+        if let Some((n, _)) = self.path.get_mut(&key) {
             *n -= 1;
             if *n == 0 {
                 self.path.remove(&key);
@@ -203,9 +253,9 @@ impl<'t> Dfpn<'t> {
         }
     }
 
-    /// Whether `key` is on the current path.
-    pub fn on_path(&self, key: u64) -> bool {
-        self.path.contains_key(&key)
+    /// The ply at which `key` is on the current path, if it is.
+    pub fn on_path(&self, key: u64) -> Option<u32> {
+        self.path.get(&key).map(|&(_, ply)| ply)
     }
 
     /// What the table knows of `pos`.
@@ -239,7 +289,8 @@ impl<'t> Dfpn<'t> {
     /// of the mate's length (no mate within `len - 1` plies); a
     /// non-terminal entry otherwise has `len` 0.
     fn store_at(&mut self, pos: &Position, v: NodeValue, amount: u64, ply: usize) {
-        if v.dn == 0 && v.path_dependent {
+        let repetition = v.rep_start != NO_REPETITION;
+        if v.dn == 0 && repetition && (!v.holds_at(ply) || self.capped) {
             return;
         }
         let v = if v.dn == 0 && v.depth_limited {
@@ -248,20 +299,23 @@ impl<'t> Dfpn<'t> {
                 return;
             };
             NodeValue {
-                pn: SAT,
-                dn: 1,
                 len: bound,
-                path_dependent: false,
-                depth_limited: false,
+                ..NodeValue::unknown(SAT, 1)
             }
         } else {
             v
         };
-        let hand = PackedHand::new(pos.hand(self.attacker));
+        // A proof or disproof is stored with its proof or disproof pieces.
+        let hand = if v.is_absolute() {
+            v.hand
+        } else {
+            PackedHand::new(pos.hand(self.attacker))
+        };
         let found = Found {
             pn: v.pn,
             dn: v.dn,
             len: v.len,
+            hand,
         };
         self.table.store(board_key(pos), hand, found, amount);
     }
@@ -271,6 +325,7 @@ impl<'t> Dfpn<'t> {
     pub fn store_proof(&mut self, pos: &Position, len: u16) {
         let v = NodeValue {
             len,
+            hand: PackedHand::new(pos.hand(self.attacker)),
             ..NodeValue::PROVEN
         };
         self.store(pos, v, u64::from(u32::MAX));
@@ -300,13 +355,7 @@ impl<'t> Dfpn<'t> {
             return v;
         }
         if self.stopped {
-            return NodeValue {
-                pn: 1,
-                dn: 1,
-                len: 0,
-                path_dependent: false,
-                depth_limited: false,
-            };
+            return NodeValue::unknown(1, 1);
         }
         if ply >= MAX_PLY {
             self.capped = true;
@@ -342,7 +391,7 @@ impl<'t> Dfpn<'t> {
         };
         let start = self.nodes;
         let key = pos.key();
-        self.enter(key);
+        self.enter(key, ply);
         let value = loop {
             let v = aggregate(&children, or_node);
             if v.is_terminal() || v.pn >= thpn || v.dn >= thdn || self.stopped {
@@ -363,14 +412,25 @@ impl<'t> Dfpn<'t> {
             children[best].value = self.mid(&child, ply + 1, cthpn, cthdn, poll);
         };
         self.leave(key);
+        let value = if value.is_terminal() && value.is_absolute() {
+            NodeValue {
+                hand: final_hand(pos, &children, or_node),
+                ..value
+            }
+        } else {
+            value
+        };
         self.store_at(pos, value, self.nodes - start + 1, ply);
         value
     }
 
     /// The value of a new child position without searching it.
     fn initial(&mut self, child: &Position, ply: usize) -> Option<NodeValue> {
-        if self.on_path(child.key()) {
-            return Some(NodeValue::REPETITION);
+        if let Some(rep_start) = self.on_path(child.key()) {
+            return Some(NodeValue {
+                rep_start,
+                ..NodeValue::REPETITION
+            });
         }
         self.probe_at(child, ply)
     }
@@ -386,16 +446,14 @@ impl<'t> Dfpn<'t> {
                 None => {
                     let replies = count_legal_moves(&child) as u32;
                     if replies == 0 {
-                        self.store(&child, NodeValue::PROVEN, 1);
-                        NodeValue::PROVEN
+                        let mated = NodeValue {
+                            hand: pieces::and_proof(&child, PackedHand::EMPTY),
+                            ..NodeValue::PROVEN
+                        };
+                        self.store(&child, mated, 1);
+                        mated
                     } else {
-                        NodeValue {
-                            pn: replies,
-                            dn: 1,
-                            len: 0,
-                            path_dependent: false,
-                            depth_limited: false,
-                        }
+                        NodeValue::unknown(replies, 1)
                     }
                 }
             };
@@ -416,13 +474,9 @@ impl<'t> Dfpn<'t> {
         let mut children = Vec::with_capacity(list.len());
         for &mv in list.iter() {
             let child = pos.play(mv);
-            let value = self.initial(&child, ply + 1).unwrap_or(NodeValue {
-                pn: 1,
-                dn: 1,
-                len: 0,
-                path_dependent: false,
-                depth_limited: false,
-            });
+            let value = self
+                .initial(&child, ply + 1)
+                .unwrap_or(NodeValue::unknown(1, 1));
             children.push(Child { mv, value });
         }
         // Drops last, grouped by square (see `aggregate`).
@@ -440,12 +494,37 @@ impl<'t> Dfpn<'t> {
     }
 }
 
+/// The proof or disproof pieces of the node `pos` whose absolute proof or
+/// disproof `children` establish (see [`super::pieces`]).
+fn final_hand(pos: &Position, children: &[Child], or_node: bool) -> PackedHand {
+    let proven = |c: &&Child| c.value.pn == 0;
+    let disproven = |c: &&Child| c.value.dn == 0 && c.value.is_absolute();
+    match or_node {
+        true => match children.iter().filter(proven).min_by_key(|c| c.value.len) {
+            Some(c) => pieces::before_move(pos, c.mv, c.value.hand),
+            None => {
+                let all = children.iter().fold(PackedHand::full(), |h, c| {
+                    h.intersection(pieces::before_move(pos, c.mv, c.value.hand))
+                });
+                pieces::or_disproof(pos, all)
+            }
+        },
+        false => match children.iter().find(disproven) {
+            Some(c) => pieces::and_disproof(pos, c.mv, c.value.hand),
+            None => {
+                let all = children
+                    .iter()
+                    .fold(PackedHand::EMPTY, |h, c| h.union(c.value.hand));
+                pieces::and_proof(pos, all)
+            }
+        },
+    }
+}
+
 /// The checking moves of the side to move.
 pub fn checks(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
-    legal_moves(pos, &mut list);
-    let info = CheckInfo::new(pos);
-    list.retain(|m| info.gives_check(pos, m));
+    legal_checks(pos, &mut list);
     list
 }
 
@@ -458,7 +537,7 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
         let mut pn = INF;
         let mut dn = 0u32;
         let mut len = u16::MAX;
-        let mut path_dependent = false;
+        let mut rep_start = NO_REPETITION;
         let mut depth_limited = false;
         for c in children {
             pn = pn.min(c.value.pn);
@@ -470,16 +549,13 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
             if c.value.pn == 0 {
                 len = len.min(c.value.len.saturating_add(1));
             }
-            path_dependent |= c.value.path_dependent;
+            rep_start = rep_start.min(c.value.rep_start);
             depth_limited |= c.value.depth_limited;
         }
         if pn == 0 {
             return NodeValue {
-                pn: 0,
-                dn: INF,
                 len,
-                path_dependent: false,
-                depth_limited: false,
+                ..NodeValue::PROVEN
             };
         }
         let dn = if dn == INF { SAT } else { dn };
@@ -487,8 +563,9 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
             pn,
             dn,
             len: 0,
-            path_dependent: dn == 0 && path_dependent,
+            rep_start: if dn == 0 { rep_start } else { NO_REPETITION },
             depth_limited: dn == 0 && depth_limited,
+            hand: PackedHand::EMPTY,
         }
     } else {
         if children.is_empty() {
@@ -497,10 +574,9 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
         let mut pn = 0u32;
         let mut dn = INF;
         let mut len = 0u16;
-        // The best disproof among the children: absolute, else within the
-        // length limit, else path-dependent.
-        let mut absolute_disproof = false;
-        let mut limited_disproof = false;
+        // The best disproof among the children: the one depending on the
+        // deepest repetition (none best), then one without the length limit.
+        let mut disproof: Option<(u32, bool)> = None;
         // Interpositions by drops on one square count once (their largest
         // pn): they are alike, and summing them would make every distant
         // check look hopeless. Exact for proofs: the max is 0 only when all
@@ -515,12 +591,9 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
         };
         for c in children {
             dn = dn.min(c.value.dn);
-            if c.value.dn == 0 && !c.value.path_dependent {
-                if c.value.depth_limited {
-                    limited_disproof = true;
-                } else {
-                    absolute_disproof = true;
-                }
+            if c.value.dn == 0 {
+                let rank = (c.value.rep_start, !c.value.depth_limited);
+                disproof = disproof.max(Some(rank));
             }
             len = len.max(c.value.len.saturating_add(1));
             if c.mv.is_drop() {
@@ -540,13 +613,11 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
         if let Some((_, max)) = group {
             pn = sum(pn, max);
         }
-        if dn == 0 {
+        if let Some((rep_start, unlimited)) = disproof {
             return NodeValue {
-                pn: INF,
-                dn: 0,
-                len: 0,
-                path_dependent: !absolute_disproof && !limited_disproof,
-                depth_limited: !absolute_disproof && limited_disproof,
+                rep_start,
+                depth_limited: !unlimited,
+                ..NodeValue::DISPROVEN
             };
         }
         let pn = if pn == INF { SAT } else { pn };
@@ -554,8 +625,7 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
             pn,
             dn,
             len: if pn == 0 { len } else { 0 },
-            path_dependent: false,
-            depth_limited: false,
+            ..NodeValue::unknown(pn, dn)
         }
     }
 }

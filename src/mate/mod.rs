@@ -9,8 +9,11 @@
 //!
 //! - [`table`]: the fixed-size table (`MateHash` MiB) with superiority of
 //!   hands and replacement of the least-worked entry when a cluster is full.
+//! - [`pieces`]: proof and disproof pieces (証明駒 / 反証駒), the hand a
+//!   result needs, so that it serves every hand superior (or inferior) to it.
 //! - [`dfpn`]: df-pn with thresholds, the 1+ε trick, heuristic initial
-//!   numbers, and repetition handled per path (never stored).
+//!   numbers, and repetition handled per path (a disproof through
+//!   repetition is stored only where the cycle lies within its subtree).
 //! - [`pv`]: the answer line: the attacker's shortest mate known against the
 //!   defender's longest resistance, useless interpositions (無駄合い) ranked
 //!   as if not played, every line checked move by move before it is sent.
@@ -21,6 +24,7 @@
 //! `checkmate timeout` when the time runs out or `stop` comes first.
 
 pub mod dfpn;
+pub mod pieces;
 pub mod pv;
 pub mod table;
 #[cfg(test)]

@@ -29,7 +29,7 @@ enum Step {
 fn proven_len(dfpn: &mut Dfpn<'_>, pos: &Position, ply: usize, poll: &mut dyn Poll) -> Option<u16> {
     let v = match dfpn.probe(pos) {
         Some(v) if v.is_terminal() => v,
-        _ if dfpn.on_path(pos.key()) => return None,
+        _ if dfpn.on_path(pos.key()).is_some() => return None,
         _ => dfpn.mid(pos, ply, super::table::INF, super::table::INF, poll),
     };
     (v.pn == 0).then_some(v.len)
@@ -40,7 +40,7 @@ fn best_check(dfpn: &Dfpn<'_>, pos: &Position) -> Option<(Move, u16)> {
     let mut best: Option<(Move, u16)> = None;
     for &m in checks(pos).iter() {
         let child = pos.play(m);
-        if dfpn.on_path(child.key()) {
+        if dfpn.on_path(child.key()).is_some() {
             continue;
         }
         if let Some(NodeValue { pn: 0, len, .. }) = dfpn.probe(&child)
@@ -83,7 +83,7 @@ fn and_step(dfpn: &mut Dfpn<'_>, pos: &Position, ply: usize, poll: &mut dyn Poll
         let Some(len) = proven_len(dfpn, &child, ply + 1, poll) else {
             return Step::Failed;
         };
-        if dfpn.on_path(child.key()) {
+        if dfpn.on_path(child.key()).is_some() {
             continue;
         }
         let useless = useless_drop(dfpn, &child, m);
@@ -116,7 +116,7 @@ fn line_positions(
         if line.len() >= MAX_LINE {
             break false;
         }
-        dfpn.enter(pos.key());
+        dfpn.enter(pos.key(), line.len());
         entered.push(pos.key());
         let step = if pos.side_to_move() == attacker {
             or_step(dfpn, &pos, line.len(), poll)

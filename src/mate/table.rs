@@ -78,6 +78,9 @@ pub struct Found {
     pub dn: u32,
     /// For a proof, the length in plies of the mate found.
     pub len: u16,
+    /// The attacker's hand of the entry (for a proof or disproof, its proof
+    /// or disproof pieces).
+    pub hand: PackedHand,
 }
 
 /// The fixed-size df-pn table.
@@ -258,6 +261,7 @@ fn unpack(e: &[u64]) -> Found {
         pn: e[1] as u32,
         dn: (e[1] >> 32) as u32,
         len: e[2] as u16,
+        hand: PackedHand(e[0]),
     }
 }
 
@@ -294,6 +298,7 @@ mod tests {
             pn: 0,
             dn: INF,
             len: 3,
+            hand: g,
         };
         t.store(42, g, proven, 10);
         assert_eq!(t.lookup(42, gs), Some(proven));
@@ -302,6 +307,7 @@ mod tests {
             pn: INF,
             dn: 0,
             len: 0,
+            hand: gs,
         };
         t.store(7, gs, disproven, 10);
         assert_eq!(t.lookup(7, g), Some(disproven));

@@ -47,3 +47,27 @@ fn nomate_when_no_check_mates() {
     assert_eq!(solve_sfen("4k/5/5/5/K4 b GG 1"), MateResult::NoMate);
     assert_eq!(solve_sfen("4k4/9/9/9/9/9/9/9/9 b G 1"), MateResult::NoMate);
 }
+
+#[test]
+fn checks_only_generation_matches_filtered_legal_moves() {
+    use crate::movegen::{legal_checks, legal_moves};
+    use crate::moves::MoveList;
+    use crate::search::tactics::CheckInfo;
+    for sfen in [
+        "4k4/9/4P4/9/9/9/9/9/9 b G 1",
+        "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1",
+        "1nkg5/2s6/3rp4/1B7/r8/1P7/9/9/9 b BG3SN2g2n4l16p 1",
+        "4+bn1g1/5kpPl/2l1b1s2/3+l1N1GP/4G1+P1N/5L3/9/1+r7/R8 b GP3sn13p 1",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "4k/5/3G1/5/K4 b S 1",
+    ] {
+        let pos = parse_sfen(sfen).unwrap();
+        let info = CheckInfo::new(&pos);
+        let mut all = MoveList::new();
+        legal_moves(&pos, &mut all);
+        all.retain(|m| info.gives_check(&pos, m));
+        let mut checks = MoveList::new();
+        legal_checks(&pos, &mut checks);
+        assert_eq!(all.as_slice(), checks.as_slice(), "{sfen}");
+    }
+}
