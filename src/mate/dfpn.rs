@@ -21,10 +21,10 @@
 //! only for this path, so it is kept in the node's own child list (the path
 //! above is fixed while that node is searched), and every disproof that
 //! depends on it carries the shallowest ply of a repeated position it relies
-//! on (`rep_start`). A node at that ply or deeper holds the whole cycle in
-//! its subtree, so its disproof holds on any path and is stored (with the
-//! node's own hand, never generalised by disproof pieces); a node above it
-//! stores nothing. Proofs never depend on the path (a repeated position
+//! on (`rep_start`). A node at that ply or nearer the root holds the whole
+//! cycle in its subtree, so its disproof holds on any path and is stored
+//! (with the node's own hand, never generalised by disproof pieces); a
+//! deeper node stores nothing. Proofs never depend on the path (a repeated position
 //! never proves anything), so every stored proof and disproof holds on every
 //! path. At the root a disproof through repetition is a true "no mate",
 //! unless the ply cap ([`MAX_PLY`]) cut the path somewhere: then the answer

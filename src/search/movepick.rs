@@ -22,8 +22,9 @@ const PROMOTION_SCORE: i32 = 40_000_000;
 /// Killers score `KILLER_SCORE + 1` (first) and `KILLER_SCORE` (second).
 pub const KILLER_SCORE: i32 = 30_000_000;
 const COUNTER_SCORE: i32 = 29_000_000;
-/// Quiet moves score their butterfly plus continuation history, within
-/// +-3 [`super::history::HISTORY_MAX`].
+// Quiet moves score their butterfly plus continuation history, within
+// +-3 `HISTORY_MAX` (between the countermove and the bad captures).
+/// Captures that lose material (static exchange below zero).
 const BAD_CAPTURE_SCORE: i32 = -30_000_000;
 /// Non-promotions of pawn, bishop or rook where promoting is possible.
 pub const DOMINATED_SCORE: i32 = -40_000_000;
