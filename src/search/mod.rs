@@ -81,6 +81,7 @@ pub mod candidates;
 pub mod history;
 pub mod movepick;
 pub mod qsearch;
+pub mod quick_mate;
 // Named after Stockfish's search.cpp: the node search inside `search/`.
 #[allow(clippy::module_inception)]
 pub mod search;

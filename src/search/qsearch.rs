@@ -2,6 +2,7 @@
 //! the static evaluation as a stand-pat floor, delta pruning and SEE pruning.
 
 use super::movepick::{captured, generate_captures};
+use super::quick_mate::quick_mate_in_one;
 use super::search::{MAX_PLY, Worker};
 use super::tactics::{CheckInfo, mate_in_one};
 use super::tt::Bound;
@@ -18,9 +19,19 @@ const DELTA_MARGIN: i32 = 200;
 pub const QS_DEPTH: i32 = 0;
 
 /// Whether the quiescence search looks for a mate in one at every node
-/// (measured: 17-30 of 47 games at 100 ms, about -130 Elo: it halves the
-/// node rate; off).
+/// with the full check generator (measured: 17-30 of 47 games at 100 ms,
+/// about -130 Elo: it halves the node rate; off).
 const QS_MATE_IN_ONE: bool = false;
+
+/// At a quiet quiescence node, captures beyond this many (in order) are
+/// skipped unless they recapture on the square of the last move (`None`:
+/// no limit).
+const QS_MOVE_COUNT: Option<usize> = None;
+
+/// Whether a quiet quiescence node without a TT entry looks for a contact
+/// mate in one with the fast probe ([`quick_mate_in_one`]), so a mate
+/// threat at the horizon is not stood pat on.
+const QS_QUICK_MATE: bool = true;
 
 impl Worker<'_> {
     /// Whether the side to move (not in check) mates in one.
@@ -47,7 +58,8 @@ impl Worker<'_> {
         }
         let key = pos.key();
         let mut tt_move = Move::NONE;
-        if let Some(e) = self.sh.tt.probe(key) {
+        let tt_entry = self.sh.tt.probe(key);
+        if let Some(e) = tt_entry {
             tt_move = e.mv;
             let s = score_from_tt(e.score, ply);
             if e.bound.cuts(s, alpha, beta) {
@@ -75,6 +87,18 @@ impl Worker<'_> {
             if stand >= beta {
                 return stand;
             }
+            // Below beta a mate would change the result (above it, both
+            // fail high).
+            if QS_QUICK_MATE
+                && tt_entry.is_none()
+                && let Some(m) = quick_mate_in_one(pos)
+            {
+                let v = mate_in(ply + 1);
+                self.sh
+                    .tt
+                    .store(key, m, score_to_tt(v, ply), QS_DEPTH, Bound::Exact);
+                return v;
+            }
             alpha = alpha.max(stand);
             best = stand;
             if !tt_move.is_none() && captured(pos, tt_move).is_none() {
@@ -95,8 +119,16 @@ impl Worker<'_> {
         }
         let n = self.moves[ply].len();
         let mut best_move = Move::NONE;
+        let recapture_square = (ply > 0 && !self.stack[ply - 1].current.is_none())
+            .then(|| self.stack[ply - 1].current.to());
         for i in 0..n {
             let m = self.moves[ply].next(i);
+            if !in_check
+                && QS_MOVE_COUNT.is_some_and(|limit| i >= limit)
+                && Some(m.to()) != recapture_square
+            {
+                continue;
+            }
             if !in_check
                 && let Some(victim) = captured(pos, m)
                 && !m.is_promotion()
