@@ -132,6 +132,8 @@ impl ScoredMoves {
                     continue;
                 }
                 capture_score(pos, m, victim, history)
+            } else if m.is_promotion() {
+                promotion_score(pos, m)
             } else {
                 continue;
             };
@@ -227,6 +229,21 @@ fn capture_score(pos: &Position, m: Move, victim: PieceType, history: &History) 
     }
 }
 
+/// The score of a promotion without capture in a capture list: ranked as
+/// the capture of a piece worth the promotion's gain, good if the promoted
+/// piece is not lost.
+#[inline]
+fn promotion_score(pos: &Position, m: Move) -> i32 {
+    let pt = pos.piece_on(m.from()).piece_type();
+    let gain = piece_value(pt.promoted()) - piece_value(pt);
+    let mvv = gain * MVV_SCALE - piece_value(pt) / 16;
+    if see_ge(pos, m, 0) {
+        GOOD_CAPTURE_SCORE + mvv
+    } else {
+        BAD_CAPTURE_SCORE + mvv
+    }
+}
+
 #[inline]
 fn score_move(pos: &Position, m: Move, hints: &OrderHints, history: &History, us: usize) -> i32 {
     if m == hints.tt_move {
@@ -269,6 +286,28 @@ fn quiet_score(pos: &Position, m: Move, hints: &OrderHints, history: &History, u
     }
     let slot = piece_slot(pos, m);
     history.quiet(us, slot, m) + history.continuation(&hints.cont, slot, m)
+}
+
+/// Adds to `list` the legal promotions without capture of the side to
+/// move's pawns (not in check).
+pub fn generate_pawn_promotions(pos: &Position, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let zone = pos.kind().zone(us);
+    let empty = pos.kind().mask().and_not(pos.occupied());
+    let king = pos.king_square(us);
+    let pinned = pos.pinned(us);
+    for from in pos.pieces_of(us, PieceType::PAWN) {
+        let to_bb = bitboard::step_attacks(us, PieceType::PAWN, from) & empty & zone;
+        for to in to_bb {
+            if let Some(k) = king
+                && pinned.has(from)
+                && !bitboard::line(k, from).has(to)
+            {
+                continue;
+            }
+            list.push(Move::normal(from, to, true));
+        }
+    }
 }
 
 /// Fills `list` with the legal captures of the side to move, which must

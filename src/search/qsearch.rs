@@ -1,17 +1,19 @@
 //! The quiescence search: captures only (every evasion when in check), with
 //! the static evaluation as a stand-pat floor, delta pruning and SEE pruning.
 
-use super::movepick::{captured, generate_captures};
+use super::movepick::{captured, generate_captures, generate_pawn_promotions};
 use super::quick_mate::quick_mate_in_one;
 use super::search::{MAX_PLY, Worker};
 use super::tactics::{CheckInfo, mate_in_one};
 use super::tt::Bound;
 use super::{INFINITE, mate_in, mated_in, score_from_tt, score_to_tt};
 use crate::eval::capture_gain;
+use crate::eval::material::piece_value;
 use crate::movegen::{legal_moves, legal_moves_and_checks};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::BoardKind;
+use crate::types::PieceType;
 
 /// Captures that cannot lift the score to within this of alpha are skipped.
 const DELTA_MARGIN: i32 = 200;
@@ -28,10 +30,19 @@ const QS_MATE_IN_ONE: bool = false;
 /// no limit).
 const QS_MOVE_COUNT: Option<usize> = None;
 
+/// Whether the quiescence search also tries pawn promotions without
+/// capture (as captures of the promotion's gain).
+const QS_PAWN_PROMOTIONS: bool = true;
+
 /// Whether a quiet quiescence node without a TT entry looks for a contact
 /// mate in one with the fast probe ([`quick_mate_in_one`]), so a mate
 /// threat at the horizon is not stood pat on.
 const QS_QUICK_MATE: bool = true;
+
+/// What a pawn gains by promoting, in material.
+fn pawn_promotion_gain() -> i32 {
+    piece_value(PieceType::PRO_PAWN) - piece_value(PieceType::PAWN)
+}
 
 impl Worker<'_> {
     /// Whether the side to move (not in check) mates in one.
@@ -73,6 +84,9 @@ impl Worker<'_> {
         let list = &mut self.moves[ply].list;
         if !in_check && pos.kind() == BoardKind::Standard {
             generate_captures(pos, list);
+            if QS_PAWN_PROMOTIONS {
+                generate_pawn_promotions(pos, list);
+            }
         } else {
             legal_moves(pos, list);
             if list.is_empty() {
@@ -126,6 +140,14 @@ impl Worker<'_> {
             if !in_check
                 && QS_MOVE_COUNT.is_some_and(|limit| i >= limit)
                 && Some(m.to()) != recapture_square
+            {
+                continue;
+            }
+            if !in_check
+                && m.is_promotion()
+                && captured(pos, m).is_none()
+                && (stand + pawn_promotion_gain() + DELTA_MARGIN <= alpha
+                    || !self.moves[ply].exchange_holds(i, pos, m))
             {
                 continue;
             }

@@ -185,13 +185,11 @@ impl Probe<'_> {
     /// A mating board move onto a square next to the king.
     fn move_mate(&mut self, near: Bitboard) -> Option<Move> {
         let targets = near.and_not(self.pos.pieces(self.us));
+        let occupied = self.pos.occupied();
         let mut pinned = None;
-        for to in targets {
-            let movers = self
-                .cover(to)
-                .and_not(self.pos.pieces_of(self.us, PieceType::KING));
-            for from in movers {
-                let pt = self.pos.piece_on(from).piece_type();
+        for from in self.possible_movers(near) {
+            let pt = self.pos.piece_on(from).piece_type();
+            for to in bitboard::attacks(self.us, pt, from, occupied) & targets {
                 let (plain, promoting) = self.promotion_choices(pt, from, to);
                 for promote in [false, true] {
                     if !(if promote { promoting } else { plain }) {
@@ -205,6 +203,24 @@ impl Probe<'_> {
             }
         }
         None
+    }
+
+    /// Our pieces that may reach a square of `near` (the king's
+    /// neighbourhood): stepping pieces within two squares of the king,
+    /// knights, and the sliders wherever they stand; never our king.
+    fn possible_movers(&self, near: Bitboard) -> Bitboard {
+        let mut zone = near;
+        for sq in near {
+            zone |= bitboard::king_attacks(sq);
+        }
+        let of = |pt| self.pos.pieces_of(self.us, pt);
+        let far_reaching = of(PieceType::KNIGHT)
+            | of(PieceType::LANCE)
+            | of(PieceType::BISHOP)
+            | of(PieceType::ROOK)
+            | of(PieceType::HORSE)
+            | of(PieceType::DRAGON);
+        ((self.pos.pieces(self.us) & zone) | far_reaching).and_not(of(PieceType::KING))
     }
 
     /// A mating knight jump (a knight check cannot be blocked or answered
@@ -280,8 +296,14 @@ impl Probe<'_> {
     /// Whether a piece of ours other than the one leaving `from` attacks
     /// `sq` on the board `after` the move (sliders behind `from` included).
     fn defended_after(&mut self, sq: Square, from: Square, after: Bitboard) -> bool {
-        self.cover(sq).without(from).any()
-            || self
+        if self.cover(sq).without(from).any() {
+            return true;
+        }
+        // Only a slider of ours on the line through `from` and `sq` can
+        // join once `from` is empty.
+        let sliders = self.pos.sliders() & self.pos.pieces(self.us);
+        (bitboard::line(sq, from) & sliders).any()
+            && self
                 .pos
                 .attackers_to(sq, self.us, after)
                 .without(from)
