@@ -58,6 +58,7 @@ pub mod engine;
 pub mod graph;
 pub mod index;
 pub mod pack;
+pub mod prove;
 pub mod report;
 pub mod retro;
 pub mod value;

@@ -1,0 +1,167 @@
+//! The proof table: what the forward proof has established about each
+//! position, as bounds on its exact value, in a fixed amount of memory.
+//!
+//! An entry holds, for the side to move of one position (keyed by its exact
+//! packing, [`Packer::pack`](super::super::Packer::pack), so two positions
+//! never share an entry), four facts about the depth-bounded game tree
+//! below it: the fewest plies within which a win was proved, the most plies
+//! within which a win was refuted, and the same two for a loss. Entries
+//! live in buckets of [`BUCKET`] slots; a full bucket gives up the entry
+//! whose facts were cheapest to establish (smallest ply count). Losing an
+//! entry only costs a re-search, never soundness: nothing is ever stored
+//! that was not proved.
+
+/// Slots per bucket.
+pub const BUCKET: usize = 4;
+/// Bytes of one slot.
+pub const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
+/// "Not proved": the sentinel of a win or loss bound.
+pub const UNKNOWN: u8 = u8::MAX;
+
+/// The facts known about one position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    /// A win within this many plies is proved ([`UNKNOWN`] if none).
+    pub win: u8,
+    /// No win within fewer than this many plies (0: nothing known).
+    pub no_win_below: u8,
+    /// A loss within this many plies is proved ([`UNKNOWN`] if none).
+    pub loss: u8,
+    /// No loss within fewer than this many plies (0: nothing known).
+    pub no_loss_below: u8,
+    /// Index in the legal move order of the move that proved the last fact
+    /// (a hint for move ordering only).
+    pub hint: u8,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Bounds {
+            win: UNKNOWN,
+            no_win_below: 0,
+            loss: UNKNOWN,
+            no_loss_below: 0,
+            hint: UNKNOWN,
+        }
+    }
+}
+
+impl Bounds {
+    /// How much search the entry stands for (replacement priority).
+    fn weight(&self) -> u8 {
+        let proved = |b: u8| if b == UNKNOWN { 0 } else { b };
+        proved(self.win)
+            .max(proved(self.loss))
+            .max(self.no_win_below)
+            .max(self.no_loss_below)
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    key: u64,
+    bounds: Bounds,
+}
+
+/// A fixed-size table of [`Bounds`] keyed by packed positions (never 0).
+#[derive(Debug)]
+pub struct BoundTable {
+    slots: Vec<Slot>,
+    bucket_mask: usize,
+    used: usize,
+}
+
+/// Fibonacci hashing multiplier.
+const HASH_MUL: u64 = 0x9e37_79b9_7f4a_7c15;
+
+impl BoundTable {
+    /// A table of at most `max_bytes` (at least one bucket; the bucket count
+    /// is a power of two).
+    pub fn new(max_bytes: usize) -> BoundTable {
+        let buckets = (max_bytes / (SLOT_BYTES * BUCKET)).max(1);
+        let buckets = if buckets.is_power_of_two() {
+            buckets
+        } else {
+            buckets.next_power_of_two() / 2
+        };
+        BoundTable {
+            slots: vec![Slot::default(); buckets * BUCKET],
+            bucket_mask: buckets - 1,
+            used: 0,
+        }
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> usize {
+        self.slots.capacity() * SLOT_BYTES
+    }
+
+    /// Slots in use (distinct positions stored, replaced ones not counted).
+    pub fn used(&self) -> usize {
+        self.used
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        ((key.wrapping_mul(HASH_MUL) >> 20) as usize & self.bucket_mask) * BUCKET
+    }
+
+    /// The facts known about `key` (defaults if none).
+    #[inline]
+    pub fn get(&self, key: u64) -> Bounds {
+        let at = self.bucket(key);
+        self.slots[at..at + BUCKET]
+            .iter()
+            .find(|s| s.key == key)
+            .map_or_else(Bounds::default, |s| s.bounds)
+    }
+
+    /// Merges `update` into the entry of `key`, creating it (and evicting
+    /// the lightest entry of a full bucket) if needed.
+    pub fn update(&mut self, key: u64, update: impl FnOnce(&mut Bounds)) {
+        let at = self.bucket(key);
+        let bucket = &mut self.slots[at..at + BUCKET];
+        let slot = match bucket.iter().position(|s| s.key == key) {
+            Some(i) => i,
+            None => {
+                let i = match bucket.iter().position(|s| s.key == 0) {
+                    Some(i) => {
+                        self.used += 1;
+                        i
+                    }
+                    None => (0..BUCKET)
+                        .min_by_key(|&i| bucket[i].bounds.weight())
+                        .unwrap_or(0),
+                };
+                bucket[i] = Slot {
+                    key,
+                    bounds: Bounds::default(),
+                };
+                i
+            }
+        };
+        update(&mut bucket[slot].bounds);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_merges_and_evicts() {
+        let mut t = BoundTable::new(SLOT_BYTES * BUCKET);
+        assert_eq!(t.get(5), Bounds::default());
+        t.update(5, |b| b.win = 3);
+        t.update(5, |b| b.no_loss_below = 7);
+        let b = t.get(5);
+        assert_eq!((b.win, b.no_loss_below), (3, 7));
+        for k in 6..6 + BUCKET as u64 {
+            t.update(k, |b| b.no_win_below = 9);
+        }
+        // One bucket only: the lightest entry (key 5, weight 7) went.
+        assert_eq!(t.get(5), Bounds::default());
+        assert_eq!(t.get(6).no_win_below, 9);
+        assert_eq!(t.used(), BUCKET);
+    }
+}
