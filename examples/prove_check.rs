@@ -21,6 +21,9 @@ use fukayomi::solve::{Limits, Value, solve};
 const LAYOUTS: &str = "tests/data/ninemasu-layouts.tsv";
 
 fn main() {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let compare = args.iter().any(|a| a == "--compare");
     let max_positions: Option<usize> = args

@@ -122,6 +122,7 @@ impl SolverPlayer {
         let limits = SolveLimits {
             threads,
             max_bytes: GAME_MAX_BYTES,
+            ..SolveLimits::default()
         };
         let spawned = std::thread::Builder::new()
             .name("solve".into())

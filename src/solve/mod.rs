@@ -56,6 +56,7 @@
 pub mod cache;
 pub mod engine;
 pub mod graph;
+pub mod hybrid;
 pub mod index;
 pub mod pack;
 pub mod prove;
@@ -120,6 +121,9 @@ pub struct Limits {
     pub threads: usize,
     /// Bound on the memory used (bytes).
     pub max_bytes: usize,
+    /// Bound on the positions of the reachable set (a larger set is refused
+    /// with [`SolveError::TooLarge`] as soon as the enumeration passes it).
+    pub max_positions: usize,
 }
 
 impl Default for Limits {
@@ -127,6 +131,7 @@ impl Default for Limits {
         Limits {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get().min(2)),
             max_bytes: DEFAULT_MAX_BYTES,
+            max_positions: usize::MAX,
         }
     }
 }
@@ -179,7 +184,7 @@ pub fn solve(
         &packer,
         packer.pack(root),
         limits.threads,
-        limits.max_bytes,
+        (limits.max_bytes, limits.max_positions),
         stop,
     )?;
     let enumerate = started.elapsed();

@@ -155,6 +155,11 @@ pub fn prove(
         } else {
             searcher.wins(root, n).map(|w| w.then_some(Value::Win(n)))
         };
+        log::debug!(
+            "prove: {n} plies: {decided:?}, {} nodes, {:.2} s",
+            searcher.nodes,
+            started.elapsed().as_secs_f64()
+        );
         match decided {
             Ok(Some(v)) => {
                 value = Some(v);

@@ -25,9 +25,8 @@ use crate::solve::Packer;
 
 /// Nodes between two polls of the stop function.
 const POLL_NODES: u64 = 1 << 14;
-/// Plies from which a node probes its children's entries and counts their
-/// replies before searching them (below it the ordering costs more than it
-/// saves).
+/// Plies from which a loss node counts its children's replies for the move
+/// ordering (below it the ordering costs more than it saves).
 const ORDER_FROM_PLIES: u32 = 3;
 
 /// Why a search gave up: its node budget ran out or it was stopped.
@@ -42,6 +41,9 @@ struct Child {
     key: u64,
     /// Legal moves of the child's side to move (0 when not counted).
     replies: u32,
+    /// How deep the child's table entry says the question asked of it has
+    /// been refuted (smaller: more promising); set while probing.
+    refuted: u8,
 }
 
 /// The search state: the table, the counters and the limits.
@@ -102,15 +104,23 @@ impl<'a> Searcher<'a> {
                     } else {
                         0
                     },
+                    refuted: 0,
                     pos: child,
                 }
             })
             .collect()
     }
 
-    /// Puts the hinted child first, then the others by fewest replies.
-    fn order(children: &mut [Child], hint: u8) {
-        children.sort_by_key(|c| (c.index != hint, c.replies));
+    /// The indices of the children still to search, the hinted one first,
+    /// then the others by fewest replies (sorting indices, not positions).
+    fn order(children: &[Child], keep: &[bool], hint: u8) -> Vec<usize> {
+        // Then by how deep the child's question was refuted before.
+        let mut order: Vec<usize> = (0..children.len()).filter(|&i| keep[i]).collect();
+        order.sort_by_key(|&i| {
+            let c = &children[i];
+            (c.index != hint, c.replies, c.refuted)
+        });
+        order
     }
 
     /// Whether the side to move of `pos` can force the end of the game in
@@ -124,36 +134,34 @@ impl<'a> Searcher<'a> {
         if u32::from(known.win) <= n {
             return Ok(true);
         }
-        if n < u32::from(known.no_win_below) {
+        if n < u32::from(known.no_win_below) || known.loss != UNKNOWN {
             return Ok(false);
         }
         self.count_node()?;
-        let deep = n >= ORDER_FROM_PLIES;
+        // Replies are always counted here: a child without one is a win in 1.
         let mut children = self.children(pos, true);
         if let Some(c) = children.iter().find(|c| c.replies == 0) {
             let index = c.index;
             self.table.update(key, |b| proved_win(b, 1, index));
             return Ok(true);
         }
-        if deep {
+        // Below 3 plies only a win in 1 exists (win distances are odd).
+        if n >= 3 {
             // A child already known lost within n - 1 proves the win; one
             // known to survive n - 1 plies cannot, and is left out.
-            let mut i = 0;
-            while i < children.len() {
-                let b = self.table.get(children[i].key);
+            let mut keep = vec![true; children.len()];
+            for (c, keep) in children.iter_mut().zip(&mut keep) {
+                let b = self.table.get(c.key);
                 if u32::from(b.loss) < n {
-                    let index = children[i].index;
+                    let index = c.index;
                     self.table.update(key, |b| proved_win(b, n, index));
                     return Ok(true);
                 }
-                if n - 1 < u32::from(b.no_loss_below) {
-                    children.swap_remove(i);
-                } else {
-                    i += 1;
-                }
+                *keep = n - 1 >= u32::from(b.no_loss_below) && b.win == UNKNOWN;
+                c.refuted = b.no_loss_below;
             }
-            Self::order(&mut children, known.hint);
-            for c in &children {
+            for i in Self::order(&children, &keep, known.hint) {
+                let c = &children[i];
                 if self.loses(&c.pos, n - 1)? {
                     self.table.update(key, |b| proved_win(b, n, c.index));
                     return Ok(true);
@@ -173,37 +181,41 @@ impl<'a> Searcher<'a> {
         if u32::from(known.loss) <= n {
             return Ok(true);
         }
-        if n < u32::from(known.no_loss_below) {
+        if n < u32::from(known.no_loss_below) || known.win != UNKNOWN {
             return Ok(false);
         }
         self.count_node()?;
+        if n == 0 {
+            let stuck = movegen::count_legal_moves(pos) == 0;
+            self.table.update(key, |b| {
+                if stuck {
+                    proved_loss(b, 0)
+                } else {
+                    refuted_loss(b, 0, UNKNOWN)
+                }
+            });
+            return Ok(stuck);
+        }
         let mut children = self.children(pos, n >= ORDER_FROM_PLIES);
         if children.is_empty() {
             self.table.update(key, |b| proved_loss(b, 0));
             return Ok(true);
         }
-        if n == 0 {
-            self.table.update(key, |b| refuted_loss(b, 0, UNKNOWN));
-            return Ok(false);
-        }
         // A child already known not won within n - 1 refutes the loss; one
         // known won within n - 1 needs no search.
-        let mut i = 0;
-        while i < children.len() {
-            let b = self.table.get(children[i].key);
-            if n - 1 < u32::from(b.no_win_below) {
-                let index = children[i].index;
+        let mut keep = vec![true; children.len()];
+        for (c, keep) in children.iter_mut().zip(&mut keep) {
+            let b = self.table.get(c.key);
+            if n - 1 < u32::from(b.no_win_below) || b.loss != UNKNOWN {
+                let index = c.index;
                 self.table.update(key, |b| refuted_loss(b, n, index));
                 return Ok(false);
             }
-            if u32::from(b.win) < n {
-                children.swap_remove(i);
-            } else {
-                i += 1;
-            }
+            *keep = u32::from(b.win) >= n;
+            c.refuted = u8::MAX - b.no_win_below;
         }
-        Self::order(&mut children, known.hint);
-        for c in &children {
+        for i in Self::order(&children, &keep, known.hint) {
+            let c = &children[i];
             if !self.wins(&c.pos, n - 1)? {
                 self.table.update(key, |b| refuted_loss(b, n, c.index));
                 return Ok(false);

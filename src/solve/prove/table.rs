@@ -57,10 +57,34 @@ impl Bounds {
     }
 }
 
-#[derive(Clone, Copy, Debug, Default)]
-struct Slot {
-    key: u64,
-    bounds: Bounds,
+/// One slot: the key (0 = empty) and the [`Bounds`] packed into a word,
+/// so that a fresh table is all zeros (allocated lazily by the system).
+type Slot = [u64; 2];
+
+impl Bounds {
+    fn pack(&self) -> u64 {
+        u64::from_le_bytes([
+            self.win,
+            self.no_win_below,
+            self.loss,
+            self.no_loss_below,
+            self.hint,
+            0,
+            0,
+            0,
+        ])
+    }
+
+    fn unpack(word: u64) -> Bounds {
+        let b = word.to_le_bytes();
+        Bounds {
+            win: b[0],
+            no_win_below: b[1],
+            loss: b[2],
+            no_loss_below: b[3],
+            hint: b[4],
+        }
+    }
 }
 
 /// A fixed-size table of [`Bounds`] keyed by packed positions (never 0).
@@ -85,7 +109,7 @@ impl BoundTable {
             buckets.next_power_of_two() / 2
         };
         BoundTable {
-            slots: vec![Slot::default(); buckets * BUCKET],
+            slots: vec![[0u64; 2]; buckets * BUCKET],
             bucket_mask: buckets - 1,
             used: 0,
         }
@@ -112,8 +136,8 @@ impl BoundTable {
         let at = self.bucket(key);
         self.slots[at..at + BUCKET]
             .iter()
-            .find(|s| s.key == key)
-            .map_or_else(Bounds::default, |s| s.bounds)
+            .find(|s| s[0] == key)
+            .map_or_else(Bounds::default, |s| Bounds::unpack(s[1]))
     }
 
     /// Merges `update` into the entry of `key`, creating it (and evicting
@@ -121,26 +145,25 @@ impl BoundTable {
     pub fn update(&mut self, key: u64, update: impl FnOnce(&mut Bounds)) {
         let at = self.bucket(key);
         let bucket = &mut self.slots[at..at + BUCKET];
-        let slot = match bucket.iter().position(|s| s.key == key) {
+        let slot = match bucket.iter().position(|s| s[0] == key) {
             Some(i) => i,
             None => {
-                let i = match bucket.iter().position(|s| s.key == 0) {
+                let i = match bucket.iter().position(|s| s[0] == 0) {
                     Some(i) => {
                         self.used += 1;
                         i
                     }
                     None => (0..BUCKET)
-                        .min_by_key(|&i| bucket[i].bounds.weight())
+                        .min_by_key(|&i| Bounds::unpack(bucket[i][1]).weight())
                         .unwrap_or(0),
                 };
-                bucket[i] = Slot {
-                    key,
-                    bounds: Bounds::default(),
-                };
+                bucket[i] = [key, Bounds::default().pack()];
                 i
             }
         };
-        update(&mut bucket[slot].bounds);
+        let mut bounds = Bounds::unpack(bucket[slot][1]);
+        update(&mut bounds);
+        bucket[slot][1] = bounds.pack();
     }
 }
 
