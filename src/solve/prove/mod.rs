@@ -210,3 +210,6 @@ fn best_moves(s: &mut Searcher, root: &Position, value: Value) -> Result<Vec<Mov
     }
     Ok(best)
 }
+
+#[cfg(test)]
+mod tests;
