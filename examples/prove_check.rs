@@ -55,7 +55,7 @@ fn main() {
         if compare {
             let t = Instant::now();
             let limits = Limits {
-                max_bytes: max_positions.map_or(Limits::default().max_bytes, |n| n * 48),
+                max_positions: max_positions.unwrap_or(usize::MAX),
                 ..Limits::default()
             };
             match solve(&pos, limits, &|| false) {
