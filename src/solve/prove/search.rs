@@ -88,8 +88,8 @@ impl<'a> Searcher<'a> {
         Ok(())
     }
 
-    /// The children of `pos`, in legal move order.
-    fn children(&self, pos: &Position, count_replies: bool) -> Vec<Child> {
+    /// The children of `pos`, in legal move order (replies not counted).
+    fn children(&self, pos: &Position) -> Vec<Child> {
         let mut list = MoveList::new();
         movegen::legal_moves(pos, &mut list);
         list.iter()
@@ -99,11 +99,7 @@ impl<'a> Searcher<'a> {
                 Child {
                     index: i as u8,
                     key: self.packer.pack(&child),
-                    replies: if count_replies {
-                        movegen::count_legal_moves(&child) as u32
-                    } else {
-                        0
-                    },
+                    replies: 0,
                     refuted: 0,
                     pos: child,
                 }
@@ -138,15 +134,18 @@ impl<'a> Searcher<'a> {
             return Ok(false);
         }
         self.count_node()?;
-        // Replies are always counted here: a child without one is a win in 1.
-        let mut children = self.children(pos, true);
-        if let Some(c) = children.iter().find(|c| c.replies == 0) {
-            let index = c.index;
-            self.table.update(key, |b| proved_win(b, 1, index));
-            return Ok(true);
-        }
-        // Below 3 plies only a win in 1 exists (win distances are odd).
-        if n >= 3 {
+        let mut children = self.children(pos);
+        if n < 3 {
+            // Below 3 plies only a win in 1 exists (win distances are odd).
+            let stuck = children
+                .iter()
+                .find(|c| movegen::count_legal_moves(&c.pos) == 0);
+            if let Some(c) = stuck {
+                let index = c.index;
+                self.table.update(key, |b| proved_win(b, 1, index));
+                return Ok(true);
+            }
+        } else {
             // A child already known lost within n - 1 proves the win; one
             // known to survive n - 1 plies cannot, and is left out.
             let mut keep = vec![true; children.len()];
@@ -159,6 +158,16 @@ impl<'a> Searcher<'a> {
                 }
                 *keep = n - 1 >= u32::from(b.no_loss_below) && b.win == UNKNOWN;
                 c.refuted = b.no_loss_below;
+                if *keep {
+                    // The ordering's count; a child without a reply is a
+                    // win in 1.
+                    c.replies = movegen::count_legal_moves(&c.pos) as u32;
+                    if c.replies == 0 {
+                        let index = c.index;
+                        self.table.update(key, |b| proved_win(b, 1, index));
+                        return Ok(true);
+                    }
+                }
             }
             for i in Self::order(&children, &keep, known.hint) {
                 let c = &children[i];
@@ -196,7 +205,7 @@ impl<'a> Searcher<'a> {
             });
             return Ok(stuck);
         }
-        let mut children = self.children(pos, n >= ORDER_FROM_PLIES);
+        let mut children = self.children(pos);
         if children.is_empty() {
             self.table.update(key, |b| proved_loss(b, 0));
             return Ok(true);
@@ -213,6 +222,9 @@ impl<'a> Searcher<'a> {
             }
             *keep = u32::from(b.win) >= n;
             c.refuted = u8::MAX - b.no_win_below;
+            if *keep && n >= ORDER_FROM_PLIES {
+                c.replies = movegen::count_legal_moves(&c.pos) as u32;
+            }
         }
         for i in Self::order(&children, &keep, known.hint) {
             let c = &children[i];

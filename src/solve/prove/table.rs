@@ -87,13 +87,20 @@ impl Bounds {
     }
 }
 
-/// A fixed-size table of [`Bounds`] keyed by packed positions (never 0).
+/// A table of [`Bounds`] keyed by packed positions (never 0). It starts
+/// at [`INITIAL_BYTES`] and doubles whenever half its slots are used, up to
+/// its bound; from then on full buckets evict. A small table keeps a small
+/// proof's probes within few pages.
 #[derive(Debug)]
 pub struct BoundTable {
     slots: Vec<Slot>,
     bucket_mask: usize,
     used: usize,
+    max_buckets: usize,
 }
+
+/// Initial size of a table (or its bound, if smaller).
+pub const INITIAL_BYTES: usize = 16 << 20;
 
 /// Fibonacci hashing multiplier.
 const HASH_MUL: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -102,16 +109,37 @@ impl BoundTable {
     /// A table of at most `max_bytes` (at least one bucket; the bucket count
     /// is a power of two).
     pub fn new(max_bytes: usize) -> BoundTable {
-        let buckets = (max_bytes / (SLOT_BYTES * BUCKET)).max(1);
-        let buckets = if buckets.is_power_of_two() {
-            buckets
-        } else {
-            buckets.next_power_of_two() / 2
-        };
+        let max_buckets = Self::buckets_within(max_bytes);
+        let buckets = Self::buckets_within(INITIAL_BYTES).min(max_buckets);
         BoundTable {
             slots: vec![[0u64; 2]; buckets * BUCKET],
             bucket_mask: buckets - 1,
             used: 0,
+            max_buckets,
+        }
+    }
+
+    /// The largest power-of-two bucket count within `bytes` (at least 1).
+    fn buckets_within(bytes: usize) -> usize {
+        let buckets = (bytes / (SLOT_BYTES * BUCKET)).max(1);
+        if buckets.is_power_of_two() {
+            buckets
+        } else {
+            buckets.next_power_of_two() / 2
+        }
+    }
+
+    /// Doubles the table, re-inserting every entry (none is lost: a bucket
+    /// of the bigger table receives entries from one old bucket only).
+    fn grow(&mut self) {
+        let buckets = (self.bucket_mask + 1) * 2;
+        let old = std::mem::replace(&mut self.slots, vec![[0u64; 2]; buckets * BUCKET]);
+        self.bucket_mask = buckets - 1;
+        for slot in old.into_iter().filter(|s| s[0] != 0) {
+            let at = self.bucket(slot[0]);
+            if let Some(free) = self.slots[at..at + BUCKET].iter_mut().find(|s| s[0] == 0) {
+                *free = slot;
+            }
         }
     }
 
@@ -144,11 +172,20 @@ impl BoundTable {
     /// the lightest entry of a full bucket) if needed.
     pub fn update(&mut self, key: u64, update: impl FnOnce(&mut Bounds)) {
         let at = self.bucket(key);
+        let total = self.slots.len();
         let bucket = &mut self.slots[at..at + BUCKET];
         let slot = match bucket.iter().position(|s| s[0] == key) {
             Some(i) => i,
             None => {
-                let i = match bucket.iter().position(|s| s[0] == 0) {
+                let free = bucket.iter().position(|s| s[0] == 0);
+                let can_grow = self.bucket_mask < self.max_buckets - 1;
+                // Grow at half load, or when a bucket overflows past a sixteenth.
+                let load = (self.used + usize::from(free.is_some())) * 4;
+                if can_grow && (load > total * 2 || (free.is_none() && load * 4 > total)) {
+                    self.grow();
+                    return self.update(key, update);
+                }
+                let i = match free {
                     Some(i) => {
                         self.used += 1;
                         i
