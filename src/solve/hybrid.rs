@@ -40,7 +40,7 @@ pub struct SettleLimits {
 #[derive(Debug)]
 pub enum Settled {
     /// By retrograde analysis: every reachable position's value.
-    Solved(Solution),
+    Solved(Box<Solution>),
     /// By forward proof: the root's value and best first moves.
     Proved(Proof),
 }
@@ -106,7 +106,7 @@ pub fn settle(
         ..limits.retrograde
     };
     match solve(root, capped, stop) {
-        Ok(s) => return Ok(Settled::Solved(s)),
+        Ok(s) => return Ok(Settled::Solved(Box::new(s))),
         Err(SolveError::TooLarge { .. }) => {}
         Err(e) => return Err(SettleError::Solve(e)),
     }
@@ -115,6 +115,6 @@ pub fn settle(
         Err(e) => e,
     };
     solve(root, limits.retrograde, stop)
-        .map(Settled::Solved)
+        .map(|s| Settled::Solved(Box::new(s)))
         .map_err(|e| SettleError::Both(undecided, e))
 }

@@ -82,7 +82,7 @@ impl<'a> Searcher<'a> {
 
     fn count_node(&mut self) -> Result<(), Abort> {
         self.nodes += 1;
-        if self.nodes > self.max_nodes || (self.nodes % POLL_NODES == 0 && (self.stop)()) {
+        if self.nodes > self.max_nodes || (self.nodes.is_multiple_of(POLL_NODES) && (self.stop)()) {
             return Err(Abort);
         }
         Ok(())
@@ -156,7 +156,7 @@ impl<'a> Searcher<'a> {
                     self.table.update(key, |b| proved_win(b, n, index));
                     return Ok(true);
                 }
-                *keep = n - 1 >= u32::from(b.no_loss_below) && b.win == UNKNOWN;
+                *keep = n > u32::from(b.no_loss_below) && b.win == UNKNOWN;
                 c.refuted = b.no_loss_below;
                 if *keep {
                     // The ordering's count; a child without a reply is a
