@@ -67,9 +67,10 @@
 //! freed; a [`Solution`] keeps the index, the values and the trap flags
 //! (about 28 to 46 bytes per position).
 //!
-//! The forward proof allocates one table of [`prove::ProveLimits::table_bytes`]
-//! (1 GiB by default, 16 bytes per position stored, zeroed pages touched as
-//! used) and nothing else of size; it runs on one thread. Its values hold
+//! The forward proof allocates one table (16 bytes per position stored)
+//! that starts at 16 MiB and doubles up to [`prove::ProveLimits::table_bytes`]
+//! (1 GiB by default; then full buckets evict, which costs re-search, never
+//! soundness), and nothing else of size; it runs on one thread. Its values hold
 //! under any repetition rule for the same reason as the retrograde's (see
 //! [`prove`]).
 

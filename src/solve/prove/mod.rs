@@ -40,8 +40,9 @@
 //!
 //! # Memory
 //!
-//! One table of [`ProveLimits::table_bytes`] bytes allocated at the start
-//! ([`table`]); the search's own stack is a few kilobytes per ply.
+//! One table ([`table`]), growing from 16 MiB up to
+//! [`ProveLimits::table_bytes`]; the search's own stack is a few kilobytes
+//! per ply.
 
 pub mod search;
 pub mod table;
@@ -65,7 +66,8 @@ pub const DEFAULT_TABLE_BYTES: usize = 1 << 30;
 pub struct ProveLimits {
     /// Nodes to search before giving up ([`ProveError::Undecided`]).
     pub max_nodes: u64,
-    /// Bytes of the proof table (the search's only large allocation).
+    /// Bound on the bytes of the proof table (the search's only large
+    /// allocation).
     pub table_bytes: usize,
     /// Longest distance tried (at most [`MAX_PLIES`]).
     pub max_plies: u32,
@@ -126,7 +128,7 @@ pub struct Proof {
     pub nodes: u64,
     /// Distinct positions in the proof table at the end.
     pub stored: usize,
-    /// Bytes of the proof table.
+    /// Bytes of the proof table at the end (its largest size).
     pub bytes: usize,
     /// Wall-clock time.
     pub elapsed: Duration,

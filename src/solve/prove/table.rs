@@ -224,4 +224,23 @@ mod tests {
         assert_eq!(t.get(6).no_win_below, 9);
         assert_eq!(t.used(), BUCKET);
     }
+
+    #[test]
+    fn growth_keeps_entries_and_never_mixes_them() {
+        let mut t = BoundTable::new(64 << 20);
+        let keys: Vec<u64> = (1..400_000u64).map(|k| k * 0x2545_f491_4f6c_dd1d).collect();
+        for &k in &keys {
+            t.update(k, |b| b.win = (k % 200) as u8);
+        }
+        assert!(t.bytes() > INITIAL_BYTES, "the table grew");
+        let kept = keys
+            .iter()
+            .filter(|&&k| {
+                let win = t.get(k).win;
+                assert!(win == UNKNOWN || win == (k % 200) as u8, "key {k}");
+                win != UNKNOWN
+            })
+            .count();
+        assert!(kept * 10 > keys.len() * 9, "{kept} of {} kept", keys.len());
+    }
 }
