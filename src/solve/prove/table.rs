@@ -228,7 +228,7 @@ mod tests {
     #[test]
     fn growth_keeps_entries_and_never_mixes_them() {
         let mut t = BoundTable::new(64 << 20);
-        let keys: Vec<u64> = (1..400_000u64).map(|k| k * 0x2545_f491_4f6c_dd1d).collect();
+        let keys: Vec<u64> = (1..700_000u64).map(|k| k * 0x2545_f491_4f6c_dd1d).collect();
         for &k in &keys {
             t.update(k, |b| b.win = (k % 200) as u8);
         }
