@@ -6,8 +6,11 @@
 //! cargo run --release --example solve_layouts -- 41 143  # only these, printed to stdout
 //! ```
 //!
-//! Each layout is solved from scratch (no table is shared), on up to two
-//! threads, with the solver's default memory bound (4 GiB).
+//! Each layout is settled from scratch (nothing is shared between layouts)
+//! by [`settle`]'s rule: retrograde analysis when the reachable set has at
+//! most 1.5 M positions, the exact forward proof otherwise (and the
+//! retrograde analysis within 4 GiB if that proves nothing), on up to two
+//! threads.
 
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -15,8 +18,11 @@ use std::time::Instant;
 use fukayomi::game::Game;
 use fukayomi::position::Position;
 use fukayomi::sfen::{parse_move, parse_sfen};
+use fukayomi::solve::hybrid::{
+    RETROGRADE_MAX_POSITIONS, SettleError, SettleLimits, Settled, settle,
+};
 use fukayomi::solve::report::{for_sente, line_text};
-use fukayomi::solve::{Limits, Solution, SolveError, Value, solve};
+use fukayomi::solve::{Solution, Value};
 use fukayomi::types::Color;
 
 const LAYOUTS: &str = "tests/data/ninemasu-layouts.tsv";
@@ -31,7 +37,8 @@ const BOOK_LINE_41: &str = "3c2c 1a2a 3a1c 1b1c+ 2c1c B*3c P*2c 3c1a+ 3b3a+ 2a3a
 struct Row {
     number: u32,
     sfen: String,
-    result: Result<Solution, SolveError>,
+    side: Color,
+    result: Result<Settled, SettleError>,
     seconds: f64,
 }
 
@@ -52,17 +59,40 @@ fn value_for_sente(v: Value, side: Color) -> (String, String) {
     }
 }
 
-fn best_moves(s: &Solution, pos: &Position) -> String {
-    let moves = s.move_values(pos).unwrap_or_default();
-    let Some(&(_, best)) = moves.first() else {
-        return "(none)".into();
-    };
-    let list: Vec<String> = moves
-        .iter()
-        .filter(|&&(_, v)| v == best)
-        .map(|(m, _)| m.to_string())
-        .collect();
-    list.join(" ")
+fn best_moves(s: &Settled) -> String {
+    let list: Vec<String> = s.best_moves().iter().map(|m| m.to_string()).collect();
+    if list.is_empty() {
+        "(none)".into()
+    } else {
+        list.join(" ")
+    }
+}
+
+/// Peak memory of a settled layout: the retrograde's estimate, or the
+/// forward proof's table (allocated once; its pages are touched as used).
+fn memory_mib(s: &Settled) -> usize {
+    match s {
+        Settled::Solved(s) => s.stats().peak_bytes >> 20,
+        Settled::Proved(p) => p.bytes >> 20,
+    }
+}
+
+/// A one-line description for the progress log.
+fn describe(s: &Settled, pos: &Position) -> String {
+    let value = for_sente(s.value(), pos.side_to_move());
+    match s {
+        Settled::Solved(x) => format!(
+            "{value} (retrograde, {} positions, {} MiB)",
+            x.stats().positions,
+            memory_mib(s)
+        ),
+        Settled::Proved(p) => format!(
+            "{value} (forward proof, {} nodes, {} positions stored, {} MiB table)",
+            p.nodes,
+            p.stored,
+            memory_mib(s)
+        ),
+    }
 }
 
 fn book_line_report(s: &Solution, root: &Position) -> String {
@@ -136,6 +166,27 @@ fn book_line_report(s: &Solution, root: &Position) -> String {
     text
 }
 
+/// The remark on a drawn root held only by perpetual check (empty if none).
+fn draw_note(s: &Solution) -> String {
+    let root = s.root();
+    if s.value(root) != Some(Value::Draw) {
+        return String::new();
+    }
+    if s.perpetual_check_trap(root) == Some(true) {
+        return " (sente holds only by perpetual check)".into();
+    }
+    let traps = s
+        .move_values(root)
+        .unwrap_or_default()
+        .iter()
+        .any(|&(m, mv)| mv == Value::Draw && s.perpetual_check_trap(&root.play(m)) == Some(true));
+    if traps {
+        " (sente can leave gote only perpetual check)".into()
+    } else {
+        String::new()
+    }
+}
+
 fn show_value(v: Option<Value>) -> String {
     v.map_or("?".to_string(), |v| v.to_string())
 }
@@ -162,22 +213,16 @@ fn main() {
         }
         let pos = parse_sfen(sfen.trim()).expect("layout SFEN");
         let t = Instant::now();
-        let result = solve(&pos, Limits::default(), &|| false);
+        let result = settle(&pos, SettleLimits::default(), &|| false);
         let seconds = t.elapsed().as_secs_f64();
         match &result {
-            Ok(s) => eprintln!(
-                "No.{number} {sfen}: {} ({} positions, {:.2} s, {} MiB)",
-                s.value(&pos)
-                    .map_or("?".into(), |v| for_sente(v, pos.side_to_move())),
-                s.stats().positions,
-                seconds,
-                s.stats().peak_bytes >> 20
-            ),
+            Ok(s) => eprintln!("No.{number} {sfen}: {} {seconds:.2} s", describe(s, &pos)),
             Err(e) => eprintln!("No.{number} {sfen}: not solved: {e} ({seconds:.1} s)"),
         }
         rows.push(Row {
             number,
             sfen: sfen.trim().to_string(),
+            side: pos.side_to_move(),
             result,
             seconds,
         });
@@ -190,32 +235,46 @@ fn main() {
     let _ = writeln!(
         md,
         "Generated by `cargo run --release --example solve_layouts` from `{LAYOUTS}` \
-         (layouts numbered as in the 3三将棋 app). Each layout is solved from scratch by \
-         retrograde analysis over every position reachable from it (`src/solve/`), on up to \
-         2 threads with a 4 GiB memory bound. Rules: the rules core's 3x3 rules (promotion \
-         zone = the far rank, forced promotion and dead drops, 二歩, 打ち歩詰め; no legal move \
-         = loss). A decisive value holds whatever the repetition rule; *draw* means neither side \
-         can force a win (see `src/solve/mod.rs` for 千日手 and 連続王手の千日手); a draw is \
-         marked when one side can hold it only by perpetual check, a loss under \
-         連続王手の千日手.\n"
+         (layouts numbered as in the 3三将棋 app). Each layout is settled from scratch \
+         (`src/solve/`) by one rule (`src/solve/hybrid.rs`): *retrograde* analysis over every \
+         position reachable from it when that set has at most {RETROGRADE_MAX_POSITIONS} \
+         positions; otherwise an exact *forward* proof (a depth-bounded AND/OR search deepened \
+         ply by ply, no pruning, `src/solve/prove/`), which proves decisive values only; and if \
+         that proved nothing, the retrograde analysis with a 4 GiB bound. Rules: the rules \
+         core's 3x3 rules (promotion zone = the far rank, forced promotion and dead drops, 二歩, \
+         打ち歩詰め; no legal move = loss). A decisive value holds whatever the repetition rule; \
+         *draw* means neither side can force a win (see `src/solve/mod.rs` for 千日手 and \
+         連続王手の千日手); a draw is marked when one side can hold it only by perpetual check, \
+         a loss under 連続王手の千日手.\n"
     );
     let _ = writeln!(
         md,
         "Columns: *value* for sente (who wins with best play), *plies* to the end under best \
          play (winner fastest, loser longest), *best first moves* (every first move that keeps \
          the value at that distance: the winning moves, or in a loss the longest-resisting ones, \
-         or in a draw the drawing ones), *positions* in the reachable set (a position and its mirror image, files 1 and 3 \
-         exchanged, counted once), *seconds* wall-clock \
-         for the solve (enumeration + analysis).\n"
+         or in a draw the drawing ones), *method* (retrograde or forward), *positions*: for the \
+         retrograde the positions of the reachable set (a position and its mirror image, files \
+         1 and 3 exchanged, counted once); for the forward proof there is no such count (it \
+         never enumerates the set) and the column gives instead the *proof nodes*, marked so: \
+         positions expanded by the proof search, counted each time one is expanded \
+         (not distinct positions); *MiB* the peak memory (retrograde: estimate \
+         from its tables; forward: the proof table's fixed size, touched as used), *seconds* \
+         wall-clock for the whole rule (for forward rows this includes the refused first \
+         retrograde attempt).\n"
+    );
+    let _ = writeln!(
+        md,
+        "Cross-checks: on every decisive layout whose reachable set has at most 2.5 million \
+         positions (118 layouts) the forward proof and the retrograde analysis give the same \
+         value, distance and set of best first moves (`cargo run --release --example \
+         prove_check -- --compare --max-positions 2500000`); the forward results on No.4, 5, \
+         27, 37, 43, 143 and 144 are those the retrograde analysis gave when this table was \
+         generated by it alone; No.24's (sente wins in 17, only by 2a1a) is that of the \
+         un-move retrograde solver of commit 2e6b6e3 (134,982,032 positions, 872 s).\n"
     );
     let solved = rows.iter().filter(|r| r.result.is_ok()).count();
     let count = |f: &dyn Fn(&Row) -> bool| rows.iter().filter(|r| f(r)).count();
-    let sente_side = |r: &Row| {
-        r.result
-            .as_ref()
-            .ok()
-            .and_then(|s| s.value(s.root()).map(|v| (v, s.root().side_to_move())))
-    };
+    let sente_side = |r: &Row| r.result.as_ref().ok().map(|s| (s.value(), r.side));
     let sente_wins = count(&|r| {
         matches!(
             sente_side(r),
@@ -223,30 +282,32 @@ fn main() {
         )
     });
     let draws = count(&|r| matches!(sente_side(r), Some((Value::Draw, _))));
+    let forward = count(&|r| matches!(r.result, Ok(Settled::Proved(_))));
     let max_seconds = rows
         .iter()
         .filter(|r| r.result.is_ok())
         .map(|r| r.seconds)
         .fold(0.0, f64::max);
-    let max_bytes = rows
+    let over_ten = count(&|r| r.seconds > 10.0);
+    let max_mib = rows
         .iter()
         .filter_map(|r| r.result.as_ref().ok())
-        .map(|s| s.stats().peak_bytes)
+        .map(memory_mib)
         .max()
         .unwrap_or(0);
     let _ = writeln!(
         md,
-        "Summary: {} layouts, {solved} solved: sente wins {sente_wins}, gote wins {}, draws {draws}; \
-         {} not solved within the 4 GiB bound. Slowest solved layout {max_seconds:.2} s, largest \
-         peak memory {} MiB. Total {total:.0} s; load average {load_before} before, {load_after} \
+        "Summary: {} layouts, {solved} solved ({forward} by forward proof): sente wins \
+         {sente_wins}, gote wins {}, draws {draws}; {} not solved. Slowest layout \
+         {max_seconds:.2} s; {over_ten} layouts took more than 10 s; largest peak memory \
+         {max_mib} MiB. Total {total:.0} s; load average {load_before} before, {load_after} \
          after (the 2-core machine was shared with other jobs).\n",
         rows.len(),
         solved - sente_wins - draws,
         rows.len() - solved,
-        max_bytes >> 20
     );
     if let Some(r) = rows.iter().find(|r| r.number == 41)
-        && let Ok(s) = &r.result
+        && let Ok(Settled::Solved(s)) = &r.result
     {
         let root = s.root();
         let v = s.value(root).expect("root is solved");
@@ -277,43 +338,35 @@ fn main() {
     let _ = writeln!(md, "## All layouts\n");
     let _ = writeln!(
         md,
-        "| No. | SFEN | value for sente | plies | best first moves | positions | seconds |"
+        "| No. | SFEN | value for sente | plies | best first moves | method | positions | MiB | seconds |"
     );
-    let _ = writeln!(md, "|---:|---|---|---:|---|---:|---:|");
+    let _ = writeln!(md, "|---:|---|---|---:|---|---|---:|---:|---:|");
     for r in &rows {
         match &r.result {
-            Ok(s) => {
-                let root = s.root();
-                let v = s.value(root).expect("root is solved");
-                let (mut who, plies) = value_for_sente(v, root.side_to_move());
-                if v == Value::Draw {
-                    if s.perpetual_check_trap(root) == Some(true) {
-                        who.push_str(" (sente holds only by perpetual check)");
-                    } else if s
-                        .move_values(root)
-                        .unwrap_or_default()
-                        .iter()
-                        .any(|&(m, mv)| {
-                            mv == Value::Draw && s.perpetual_check_trap(&root.play(m)) == Some(true)
-                        })
-                    {
-                        who.push_str(" (sente can leave gote only perpetual check)");
+            Ok(settled) => {
+                let v = settled.value();
+                let (mut who, plies) = value_for_sente(v, r.side);
+                let (method, size) = match settled {
+                    Settled::Solved(s) => {
+                        who.push_str(&draw_note(s));
+                        ("retrograde", s.stats().positions.to_string())
                     }
-                }
+                    Settled::Proved(p) => ("forward", format!("{} proof nodes", p.nodes)),
+                };
                 let _ = writeln!(
                     md,
-                    "| {} | `{}` | {who} | {plies} | {} | {} | {:.2} |",
+                    "| {} | `{}` | {who} | {plies} | {} | {method} | {size} | {} | {:.2} |",
                     r.number,
                     r.sfen,
-                    best_moves(s, root),
-                    s.stats().positions,
+                    best_moves(settled),
+                    memory_mib(settled),
                     r.seconds
                 );
             }
             Err(e) => {
                 let _ = writeln!(
                     md,
-                    "| {} | `{}` | not solved: {e} | | | | {:.1} |",
+                    "| {} | `{}` | not solved: {e} | | | | | | {:.1} |",
                     r.number, r.sfen, r.seconds
                 );
             }

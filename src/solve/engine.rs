@@ -23,6 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::pack::Packer;
+use super::prove::{ProveLimits, prove};
 use super::report::{self, DRAW_LINE_PLIES};
 use super::{Limits as SolveLimits, Solution, SolutionCache, SolveError, Value, solve};
 use crate::game::{Game, Outcome};
@@ -122,6 +123,7 @@ impl SolverPlayer {
         let limits = SolveLimits {
             threads,
             max_bytes: GAME_MAX_BYTES,
+            ..SolveLimits::default()
         };
         let spawned = std::thread::Builder::new()
             .name("solve".into())
@@ -293,6 +295,16 @@ pub fn solve_command_lines(player: &mut SolverPlayer, pos: &Position) -> Vec<Str
         .get_or_solve(pos, SolveLimits::default(), &no_stop)
     {
         Ok((solution, cached)) => report::solve_lines(&solution, pos, cached),
+        Err(SolveError::TooLarge { positions }) => {
+            // Too large for the retrograde analysis: prove the value forward.
+            match prove(pos, ProveLimits::default(), &no_stop) {
+                Ok(proof) => report::proof_lines(&proof, pos, positions),
+                Err(e) => vec![format!(
+                    "info string error: solve: more than {positions} positions for the \
+                     retrograde analysis, and the forward proof: {e}"
+                )],
+            }
+        }
         Err(e) => vec![format!("info string error: solve: {e}")],
     }
 }

@@ -104,12 +104,14 @@ fn projected_bytes(
 /// used only to foresee the index's growth).
 const GROWTH_CHILDREN: usize = 8;
 
-/// Enumerates the positions reachable from `root_key`.
+/// Enumerates the positions reachable from `root_key`, refusing a set
+/// whose solve would need more than `max_bytes` or that has more than
+/// `max_positions` positions.
 pub fn build(
     packer: &Packer,
     root_key: u64,
     threads: usize,
-    max_bytes: usize,
+    (max_bytes, max_positions): (usize, usize),
     stop: &dyn Fn() -> bool,
 ) -> Result<Graph, SolveError> {
     let mut index = KeyIndex::default();
@@ -162,6 +164,7 @@ pub fn build(
         next = end;
         if projected_bytes(&index, &offsets, &children, &in_check) > max_bytes
             || index.len() >= u32::MAX as usize / 2
+            || index.len() > max_positions
         {
             return Err(SolveError::TooLarge {
                 positions: index.len(),

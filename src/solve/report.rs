@@ -1,6 +1,7 @@
 //! Text reports of solutions: the `solve` command's `info string` lines and
 //! the `info` lines of a `go` answered from a solved table.
 
+use super::prove::Proof;
 use super::{Solution, Stats, Value};
 use crate::moves::Move;
 use crate::position::Position;
@@ -110,4 +111,32 @@ pub fn solve_lines(solution: &Solution, pos: &Position, cached: bool) -> Vec<Str
     }
     lines.push(format!("info string pv {}", line_text(solution, pos)));
     lines
+}
+
+/// The `info string` lines of the `solve` command for a position settled by
+/// the forward proof (its reachable set has more than `refused` positions):
+/// the value and the best first moves; other moves' values and a line are
+/// not computed.
+pub fn proof_lines(proof: &Proof, pos: &Position, refused: usize) -> Vec<String> {
+    let best: Vec<String> = proof.best_moves.iter().map(|m| m.to_string()).collect();
+    vec![
+        format!("info string solve sfen {}", to_sfen(pos)),
+        format!(
+            "info string value {} for the side to move ({}), score {}",
+            proof.value,
+            for_sente(proof.value, pos.side_to_move()),
+            proof.value.usi_score()
+        ),
+        format!(
+            "info string forward proof (the reachable set has more than {refused} positions): \
+             {} nodes, {} positions stored, table {} MiB, time {} ms",
+            proof.nodes,
+            proof.stored,
+            proof.bytes >> 20,
+            proof.elapsed.as_millis()
+        ),
+        format!("info string best moves {}", best.join(" ")),
+        "info string other moves' values and a principal line are not computed by the forward proof"
+            .to_string(),
+    ]
 }

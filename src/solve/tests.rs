@@ -263,6 +263,7 @@ fn unsupported_positions_are_refused() {
     let tiny = Limits {
         threads: 1,
         max_bytes: 1 << 20,
+        ..Limits::default()
     };
     assert!(matches!(
         solve(&pos, tiny, &|| false),

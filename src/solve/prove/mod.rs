@@ -1,0 +1,217 @@
+//! Exact forward proofs of decisive values, for positions whose reachable
+//! set is too large for the retrograde analysis.
+//!
+//! [`prove`] deepens a depth-bounded AND/OR search ([`search`]) from the
+//! root: "loses within 0 plies?", "wins within 1?", "loses within 2?", "wins
+//! within 3?", and so on. Win distances are odd and loss distances even, so
+//! the first question answered yes gives the exact value: `Win(d)` when
+//! "wins within d" holds and "wins within d - 2" was refuted just before,
+//! `Loss(d)` likewise. It is the value the retrograde analysis computes
+//! (whose levels are exactly these bounded questions), reached from the
+//! root instead of from the ends of the game. Every yes is backed by a
+//! proof tree and every no by an exhaustive refutation; the move ordering
+//! only decides how soon they are found. A draw is never proved (no depth
+//! bound ends it): a position not decided within the node budget or
+//! [`ProveLimits::max_plies`] is reported undecided, never a draw.
+//!
+//! # Repetitions
+//!
+//! The search ignores the path (no repetition detection), so it decides
+//! questions about the tree of legal moves cut at `n` plies; those depend
+//! on the position alone, which is what makes the table entries reusable
+//! wherever the position recurs. Their answers also hold in the real game,
+//! whatever the repetition rule: if the exact value is `Win(d)`, the winner
+//! plays to a child of exact value `Loss(d - 1)`, every reply reaches
+//! `Win(d')` with `d' <= d - 2`, and so on: the exact distance falls
+//! strictly along every line of the winner's strategy, so no position
+//! repeats on it and 千日手 or 連続王手の千日手 never comes into play; a loser's
+//! longest resistance is limited the same way by the winner's strategy.
+//! As for the retrograde values, this is the value of the position without
+//! a history (one that occurred before the root can end the game sooner).
+//!
+//! # Best first moves
+//!
+//! For the table of layouts [`prove`] also finds every first move that keeps
+//! the exact value: for `Win(d)` the moves after which the opponent loses
+//! within `d - 1` (none does faster: "wins within d - 2" was refuted); for
+//! `Loss(d)` the moves after which the opponent does not win within
+//! `d - 3` (every move's child is won within `d - 1`, so those are won in
+//! exactly `d - 1`). Other moves' values are not computed.
+//!
+//! # Memory
+//!
+//! One table ([`table`]), growing from 16 MiB up to
+//! [`ProveLimits::table_bytes`]; the search's own stack is a few kilobytes
+//! per ply.
+
+pub mod search;
+pub mod table;
+
+use std::time::{Duration, Instant};
+
+use super::{Packer, SolveError, Value};
+use crate::movegen;
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+use search::{Abort, Searcher};
+use table::BoundTable;
+
+/// Deepest question the table can record.
+pub const MAX_PLIES: u32 = 250;
+/// Default size of the proof table.
+pub const DEFAULT_TABLE_BYTES: usize = 1 << 30;
+
+/// Resources a forward proof may use.
+#[derive(Clone, Copy, Debug)]
+pub struct ProveLimits {
+    /// Nodes to search before giving up ([`ProveError::Undecided`]).
+    pub max_nodes: u64,
+    /// Bound on the bytes of the proof table (the search's only large
+    /// allocation).
+    pub table_bytes: usize,
+    /// Longest distance tried (at most [`MAX_PLIES`]).
+    pub max_plies: u32,
+}
+
+impl Default for ProveLimits {
+    fn default() -> Self {
+        ProveLimits {
+            max_nodes: u64::MAX,
+            table_bytes: DEFAULT_TABLE_BYTES,
+            max_plies: MAX_PLIES,
+        }
+    }
+}
+
+/// Why a forward proof gave no result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProveError {
+    /// The position cannot be solved ([`SolveError::Unsupported`]).
+    Unsupported(SolveError),
+    /// Neither side's win was proved within the budget: the value may be a
+    /// draw or a longer decisive one (nothing is claimed).
+    Undecided {
+        /// Every distance below this was refuted for both sides.
+        refuted_below: u32,
+        /// Nodes searched.
+        nodes: u64,
+    },
+}
+
+impl std::fmt::Display for ProveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ProveError::Unsupported(e) => write!(f, "{e}"),
+            ProveError::Undecided {
+                refuted_below,
+                nodes,
+            } => write!(
+                f,
+                "not decided: no end of the game within {} plies for either side \
+                 ({nodes} nodes searched)",
+                refuted_below.saturating_sub(1)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ProveError {}
+
+/// The result of a forward proof.
+#[derive(Clone, Debug)]
+pub struct Proof {
+    /// The exact value of the root for its side to move.
+    pub value: Value,
+    /// Every first move that keeps that value (see the module docs).
+    pub best_moves: Vec<Move>,
+    /// Nodes searched (positions expanded, counted each time).
+    pub nodes: u64,
+    /// Distinct positions in the proof table at the end.
+    pub stored: usize,
+    /// Bytes of the proof table at the end (its largest size).
+    pub bytes: usize,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+}
+
+/// Proves the exact value of `root` if it is decisive within the limits.
+/// `stop` is polled every few thousand nodes; a stop ends the proof as
+/// [`ProveError::Undecided`].
+pub fn prove(
+    root: &Position,
+    limits: ProveLimits,
+    stop: &dyn Fn() -> bool,
+) -> Result<Proof, ProveError> {
+    let packer = Packer::new(root).map_err(|e| ProveError::Unsupported(e.into()))?;
+    let started = Instant::now();
+    let table = BoundTable::new(limits.table_bytes);
+    let mut searcher = Searcher::new(packer, table, limits.max_nodes, stop);
+    let undecided = |n: u32, s: &Searcher| ProveError::Undecided {
+        refuted_below: n,
+        nodes: s.nodes,
+    };
+    let mut value = None;
+    for n in 0..=limits.max_plies.min(MAX_PLIES) {
+        let decided = if n % 2 == 0 {
+            searcher.loses(root, n).map(|l| l.then_some(Value::Loss(n)))
+        } else {
+            searcher.wins(root, n).map(|w| w.then_some(Value::Win(n)))
+        };
+        log::debug!(
+            "prove: {n} plies: {decided:?}, {} nodes, {:.2} s",
+            searcher.nodes,
+            started.elapsed().as_secs_f64()
+        );
+        match decided {
+            Ok(Some(v)) => {
+                value = Some(v);
+                break;
+            }
+            Ok(None) => {}
+            Err(Abort) => return Err(undecided(n, &searcher)),
+        }
+    }
+    let Some(value) = value else {
+        let n = limits.max_plies.min(MAX_PLIES) + 1;
+        return Err(undecided(n, &searcher));
+    };
+    let best_moves = best_moves(&mut searcher, root, value)
+        .map_err(|Abort| undecided(value_plies(value), &searcher))?;
+    Ok(Proof {
+        value,
+        best_moves,
+        nodes: searcher.nodes,
+        stored: searcher.table.used(),
+        bytes: searcher.table.bytes(),
+        elapsed: started.elapsed(),
+    })
+}
+
+fn value_plies(v: Value) -> u32 {
+    match v {
+        Value::Win(d) | Value::Loss(d) => d,
+        Value::Draw => 0,
+    }
+}
+
+/// Every first move of `root` that keeps its exact value `value`.
+fn best_moves(s: &mut Searcher, root: &Position, value: Value) -> Result<Vec<Move>, Abort> {
+    let mut list = MoveList::new();
+    movegen::legal_moves(root, &mut list);
+    let mut best = Vec::new();
+    for &m in list.iter() {
+        let child = root.play(m);
+        let keeps = match value {
+            Value::Win(d) => s.loses(&child, d - 1)?,
+            Value::Loss(d) => d < 3 || !s.wins(&child, d - 3)?,
+            Value::Draw => false,
+        };
+        if keeps {
+            best.push(m);
+        }
+    }
+    Ok(best)
+}
+
+#[cfg(test)]
+mod tests;

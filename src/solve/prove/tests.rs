@@ -1,0 +1,127 @@
+//! The forward proof against the retrograde analysis: same value, same
+//! distance, same best first moves, on hand-made tiny positions, on every
+//! position one ply into small layouts, and on the proof's own contract
+//! (no claim for draws, refusal of unsupported positions).
+
+use super::*;
+use crate::sfen::parse_sfen;
+use crate::solve::{Limits, Solution, solve};
+
+/// A small table: the tests' proofs are small.
+const TEST_TABLE_BYTES: usize = 1 << 24;
+/// Deepest draw check: a drawn position must stay undecided up to here.
+const DRAW_HORIZON: u32 = 8;
+
+fn prove_up_to(pos: &Position, max_plies: u32) -> Result<Proof, ProveError> {
+    let limits = ProveLimits {
+        table_bytes: TEST_TABLE_BYTES,
+        max_plies,
+        ..ProveLimits::default()
+    };
+    prove(pos, limits, &|| false)
+}
+
+/// The retrograde's best first moves of `pos`, sorted.
+fn retro_best(s: &Solution, pos: &Position) -> Vec<String> {
+    let moves = s.move_values(pos).unwrap();
+    let best = moves.first().map(|&(_, v)| v);
+    let mut out: Vec<String> = moves
+        .iter()
+        .filter(|&&(_, v)| Some(v) == best)
+        .map(|(m, _)| m.to_string())
+        .collect();
+    out.sort();
+    out
+}
+
+/// The forward proof of `pos` agrees with the retrograde solution `s`.
+fn agrees(s: &Solution, pos: &Position) {
+    let v = s.value(pos).unwrap();
+    match v {
+        Value::Win(d) | Value::Loss(d) => {
+            let p = prove_up_to(pos, MAX_PLIES).unwrap_or_else(|e| panic!("{pos:?}: {e}"));
+            assert_eq!(p.value, v, "{pos:?}");
+            let mut best: Vec<String> = p.best_moves.iter().map(|m| m.to_string()).collect();
+            best.sort();
+            if d > 0 {
+                assert_eq!(best, retro_best(s, pos), "{pos:?}: {v}");
+            }
+        }
+        Value::Draw => assert!(
+            matches!(
+                prove_up_to(pos, DRAW_HORIZON),
+                Err(ProveError::Undecided { refuted_below, .. }) if refuted_below == DRAW_HORIZON + 1
+            ),
+            "{pos:?}: a draw must stay undecided"
+        ),
+    }
+}
+
+fn solved(sfen: &str) -> (Position, Solution) {
+    let pos = parse_sfen(sfen).unwrap();
+    let s = solve(&pos, Limits::default(), &|| false).unwrap();
+    (pos, s)
+}
+
+#[test]
+fn tiny_positions_agree_with_the_retrograde() {
+    for sfen in [
+        "2k/3/1K1 b G 1",  // mate in 1
+        "2k/3/K2 b S 1",   // mate in 3
+        "2k/S2/K1G w - 1", // stalemate: lost in 0
+        "2k/S2/K2 b S 1",  // win by stalemate in 1
+        "2k/S2/1K1 b P 1", // 打ち歩詰め is not a move
+        "2k/2P/1K1 w - 1",
+        "k2/3/2K b R 1",
+        "2k/3/K2 b B 1",
+        "2k/3/K2 b - 1", // bare kings: a draw
+    ] {
+        let (pos, s) = solved(sfen);
+        agrees(&s, &pos);
+    }
+}
+
+#[test]
+fn small_layouts_agree_with_the_retrograde_one_ply_in() {
+    // No.41 (gote wins in 30), No.145 (sente wins in 27), No.137 (sente
+    // wins in 11), No.10 (a draw).
+    for sfen in [
+        "B1k/P1p/K1b b - 1",
+        "1gk/3/KG1 b Nn 1",
+        "KG1/3/1gk b Bb 1",
+        "npk/3/KPN b - 1",
+    ] {
+        let (pos, s) = solved(sfen);
+        agrees(&s, &pos);
+        for (m, _) in s.move_values(&pos).unwrap() {
+            agrees(&s, &pos.play(m));
+        }
+    }
+}
+
+#[test]
+fn refuses_what_it_cannot_prove() {
+    let pos = parse_sfen("rbsgk/4p/5/P4/KGSBR b - 1").unwrap();
+    assert!(matches!(
+        prove_up_to(&pos, 5),
+        Err(ProveError::Unsupported(_))
+    ));
+    // Sente wins in 27: not within 25 plies, so nothing is claimed.
+    let pos = parse_sfen("1gk/3/KG1 b Nn 1").unwrap();
+    assert!(matches!(
+        prove_up_to(&pos, 25),
+        Err(ProveError::Undecided {
+            refuted_below: 26,
+            ..
+        })
+    ));
+    let limits = ProveLimits {
+        table_bytes: TEST_TABLE_BYTES,
+        max_nodes: 10,
+        ..ProveLimits::default()
+    };
+    assert!(matches!(
+        prove(&pos, limits, &|| false),
+        Err(ProveError::Undecided { .. })
+    ));
+}
