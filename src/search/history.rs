@@ -14,6 +14,7 @@
 //! bound in proportion to the distance left, so entries stay in
 //! `-HISTORY_MAX..=HISTORY_MAX`.
 
+use super::correction::CorrectionHistory;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{PieceType, SQUARE_COUNT};
@@ -84,6 +85,9 @@ pub struct History {
     counter: Box<[[Move; SQUARE_COUNT]; PIECE_SLOTS]>,
     capture: Box<[[[i32; PieceType::COUNT]; SQUARE_COUNT]; PIECE_SLOTS]>,
     continuation: Box<[i16]>,
+    /// The static evaluation's correction (not a move table, but kept and
+    /// cleared with them).
+    pub correction: CorrectionHistory,
 }
 
 impl std::fmt::Debug for History {
@@ -99,6 +103,7 @@ impl Default for History {
             counter: Box::new([[Move::NONE; SQUARE_COUNT]; PIECE_SLOTS]),
             capture: Box::new([[[0; PieceType::COUNT]; SQUARE_COUNT]; PIECE_SLOTS]),
             continuation: vec![0; CONT_SIZE].into_boxed_slice(),
+            correction: CorrectionHistory::default(),
         }
     }
 }

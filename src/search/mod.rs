@@ -78,6 +78,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 pub mod candidates;
+pub mod correction;
 pub mod history;
 pub mod movepick;
 pub mod qsearch;

@@ -63,7 +63,7 @@ impl Worker<'_> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        let stand = self.static_value(ply);
+        let stand = self.corrected_value(pos, ply);
         if ply >= MAX_PLY {
             return stand;
         }

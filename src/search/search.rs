@@ -109,6 +109,9 @@ fn reduction(depth: i32, move_count: usize) -> i32 {
 /// Largest static evaluation used (well inside the TT's 16-bit scores and
 /// below [`MATE_BOUND`]).
 const MAX_STATIC_EVAL: i32 = 20_000;
+/// Whether the static evaluation is corrected by the correction history
+/// (`search/correction.rs`).
+const CORRECTION_HISTORY: bool = true;
 
 /// What every thread of one search shares.
 pub struct Shared<'a> {
@@ -304,6 +307,17 @@ impl<'a> Worker<'a> {
     pub(super) fn static_value(&self, ply: usize) -> i32 {
         self.stack[ply]
             .eval
+            .clamp(-MAX_STATIC_EVAL, MAX_STATIC_EVAL)
+    }
+
+    /// The static evaluation at `ply` plus the correction history's offset
+    /// for `pos` (when [`CORRECTION_HISTORY`] is on).
+    #[inline]
+    pub(super) fn corrected_value(&self, pos: &Position, ply: usize) -> i32 {
+        if !CORRECTION_HISTORY {
+            return self.static_value(ply);
+        }
+        (self.static_value(ply) + self.history.correction.value(pos))
             .clamp(-MAX_STATIC_EVAL, MAX_STATIC_EVAL)
     }
 
@@ -557,10 +571,15 @@ impl<'a> Worker<'a> {
         }
 
         // Step 3. Static evaluation and the improving flag.
+        let corrected_eval = if in_check {
+            -INFINITE
+        } else {
+            self.corrected_value(pos, ply)
+        };
         let static_eval = if in_check {
             -INFINITE
         } else {
-            let mut e = self.static_value(ply);
+            let mut e = corrected_eval;
             // A TT bound on the right side is a better estimate.
             if let Some((s, b)) = tt_hit
                 && s.abs() < MATE_BOUND
@@ -756,7 +775,18 @@ impl<'a> Worker<'a> {
             return alpha;
         }
 
-        // Step 14. Store.
+        // Step 14. Store; the correction history learns from the result.
+        if CORRECTION_HISTORY && !in_check {
+            self.update_correction(
+                pos,
+                best,
+                best_move,
+                corrected_eval,
+                orig_alpha,
+                beta,
+                depth,
+            );
+        }
         if self.path_mates == path_mates || best.abs() < MATE_BOUND {
             let bound = Bound::of(best, orig_alpha, beta);
             self.sh
@@ -764,6 +794,35 @@ impl<'a> Worker<'a> {
                 .store(key, best_move, score_to_tt(best, ply), depth, bound);
         }
         best
+    }
+
+    /// Moves the correction of `pos` towards the search result `best`
+    /// (bound by `alpha`..`beta`) when the result says on which side of the
+    /// corrected evaluation `eval` the truth lies; not after a capture (the
+    /// quiescence search's business) nor for mate scores.
+    #[allow(clippy::too_many_arguments)]
+    fn update_correction(
+        &mut self,
+        pos: &Position,
+        best: i32,
+        best_move: Move,
+        eval: i32,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+    ) {
+        if best.abs() >= MATE_BOUND || (!best_move.is_none() && captured(pos, best_move).is_some())
+        {
+            return;
+        }
+        let informative = match Bound::of(best, alpha, beta) {
+            Bound::Exact => true,
+            Bound::Lower => best > eval,
+            Bound::Upper => best < eval,
+        };
+        if informative {
+            self.history.correction.update(pos, best - eval, depth);
+        }
     }
 
     /// Updates the move-ordering statistics after `m` refuted the node.
