@@ -16,6 +16,7 @@ use std::time::Instant;
 
 use fukayomi::sfen::parse_sfen;
 use fukayomi::solve::prove::{ProveLimits, prove};
+use fukayomi::solve::report::layouts;
 use fukayomi::solve::{Limits, Value, solve};
 
 const LAYOUTS: &str = "tests/data/ninemasu-layouts.tsv";
@@ -39,18 +40,8 @@ fn main() {
         .collect();
     let text = std::fs::read_to_string(LAYOUTS).expect("run from the repository root");
     let mut disagreements = 0;
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let Some((number, sfen)) = line.split_once('\t') else {
-            continue;
-        };
-        let number: u32 = number.trim().parse().expect("layout number");
-        if !only.is_empty() && !only.contains(&number) {
-            continue;
-        }
-        let pos = parse_sfen(sfen.trim()).expect("layout SFEN");
+    for (number, sfen) in layouts(&text, &only) {
+        let pos = parse_sfen(sfen).expect("layout SFEN");
         let mut expected = None;
         if compare {
             let t = Instant::now();

@@ -21,7 +21,7 @@ use fukayomi::sfen::{parse_move, parse_sfen};
 use fukayomi::solve::hybrid::{
     RETROGRADE_MAX_POSITIONS, SettleError, SettleLimits, Settled, settle,
 };
-use fukayomi::solve::report::{for_sente, line_text};
+use fukayomi::solve::report::{for_sente, layouts, line_text};
 use fukayomi::solve::{Solution, Value};
 use fukayomi::types::Color;
 
@@ -200,18 +200,8 @@ fn main() {
     let load_before = load();
     let started = Instant::now();
     let mut rows = Vec::new();
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let Some((number, sfen)) = line.split_once('\t') else {
-            continue;
-        };
-        let number: u32 = number.trim().parse().expect("layout number");
-        if !only.is_empty() && !only.contains(&number) {
-            continue;
-        }
-        let pos = parse_sfen(sfen.trim()).expect("layout SFEN");
+    for (number, sfen) in layouts(&text, &only) {
+        let pos = parse_sfen(sfen).expect("layout SFEN");
         let t = Instant::now();
         let result = settle(&pos, SettleLimits::default(), &|| false);
         let seconds = t.elapsed().as_secs_f64();
@@ -221,7 +211,7 @@ fn main() {
         }
         rows.push(Row {
             number,
-            sfen: sfen.trim().to_string(),
+            sfen: sfen.to_string(),
             side: pos.side_to_move(),
             result,
             seconds,

@@ -8,6 +8,18 @@ use crate::position::Position;
 use crate::sfen::to_sfen;
 use crate::types::Color;
 
+/// The layouts of a layouts table (lines `number<TAB>sfen`; `#` comments
+/// and blank lines skipped) whose number is in `only` (all when `only` is
+/// empty). Panics on a malformed number: the table is the repository's.
+pub fn layouts<'a>(text: &'a str, only: &[u32]) -> Vec<(u32, &'a str)> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| l.split_once('\t'))
+        .map(|(n, sfen)| (n.trim().parse().expect("layout number"), sfen.trim()))
+        .filter(|(n, _)| only.is_empty() || only.contains(n))
+        .collect()
+}
+
 /// Longest principal line printed for a drawn position.
 pub const DRAW_LINE_PLIES: usize = 24;
 
