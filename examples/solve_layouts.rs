@@ -248,7 +248,8 @@ fn main() {
          never enumerates the set) and the column gives instead the *proof nodes*, marked so: \
          positions expanded by the proof search, counted each time one is expanded \
          (not distinct positions); *MiB* the peak memory (retrograde: estimate \
-         from its tables; forward: the proof table's fixed size, touched as used), *seconds* \
+         from its tables; forward: the proof table's final size; while it doubles the old half is held too, \
+         so the peak is up to 1.5 times this), *seconds* \
          wall-clock for the whole rule (for forward rows this includes the refused first \
          retrograde attempt).\n"
     );
@@ -289,8 +290,8 @@ fn main() {
         md,
         "Summary: {} layouts, {solved} solved ({forward} by forward proof): sente wins \
          {sente_wins}, gote wins {}, draws {draws}; {} not solved. Slowest layout \
-         {max_seconds:.2} s; {over_ten} layouts took more than 10 s; largest peak memory \
-         {max_mib} MiB. Total {total:.0} s; load average {load_before} before, {load_after} \
+         {max_seconds:.2} s; {over_ten} layouts took more than 10 s; largest memory figure \
+         {max_mib} MiB (see *MiB*). Total {total:.0} s; load average {load_before} before, {load_after} \
          after (the 2-core machine was shared with other jobs).\n",
         rows.len(),
         solved - sente_wins - draws,

@@ -119,9 +119,16 @@ impl ScoredMoves {
         }
     }
 
-    /// Keeps only the captures (not dominated) plus the TT move, scored,
-    /// for the quiescence search. Returns how many remain.
-    pub fn score_captures(&mut self, pos: &Position, tt_move: Move, history: &History) {
+    /// Keeps only the captures (not dominated), the TT move and, with
+    /// `pawn_promotions`, the pawn promotions without capture, scored, for
+    /// the quiescence search.
+    pub fn score_captures(
+        &mut self,
+        pos: &Position,
+        tt_move: Move,
+        history: &History,
+        pawn_promotions: bool,
+    ) {
         let mut kept = 0;
         for i in 0..self.list.len() {
             let m = self.list.as_slice()[i];
@@ -132,7 +139,10 @@ impl ScoredMoves {
                     continue;
                 }
                 capture_score(pos, m, victim, history)
-            } else if m.is_promotion() {
+            } else if pawn_promotions
+                && m.is_promotion()
+                && pos.piece_on(m.from()).piece_type() == PieceType::PAWN
+            {
                 promotion_score(pos, m)
             } else {
                 continue;
@@ -145,8 +155,8 @@ impl ScoredMoves {
     }
 
     /// For a list from [`score_captures`](Self::score_captures): whether the
-    /// `i`-th move handed out, the capture `m`, loses nothing by static
-    /// exchange (`see_ge(pos, m, 0)`), read from its score (its scoring
+    /// `i`-th move handed out, the capture or promotion `m`, loses nothing
+    /// by static exchange (`see_ge(pos, m, 0)`), read from its score (its scoring
     /// computed that) except for the TT move.
     #[inline]
     pub fn exchange_holds(&self, i: usize, pos: &Position, m: Move) -> bool {
@@ -229,14 +239,21 @@ fn capture_score(pos: &Position, m: Move, victim: PieceType, history: &History) 
     }
 }
 
+/// What the board move `m`, a promotion, gains by promoting (material).
+#[inline]
+pub fn promotion_gain(pos: &Position, m: Move) -> i32 {
+    let pt = pos.piece_on(m.from()).piece_type();
+    piece_value(pt.promoted()) - piece_value(pt)
+}
+
 /// The score of a promotion without capture in a capture list: ranked as
-/// the capture of a piece worth the promotion's gain, good if the promoted
-/// piece is not lost.
+/// the capture of a piece worth the promotion's gain, good if the static
+/// exchange on its square loses nothing (`see_ge`, which counts the piece
+/// at its unpromoted value).
 #[inline]
 fn promotion_score(pos: &Position, m: Move) -> i32 {
     let pt = pos.piece_on(m.from()).piece_type();
-    let gain = piece_value(pt.promoted()) - piece_value(pt);
-    let mvv = gain * MVV_SCALE - piece_value(pt) / 16;
+    let mvv = promotion_gain(pos, m) * MVV_SCALE - piece_value(pt) / 16;
     if see_ge(pos, m, 0) {
         GOOD_CAPTURE_SCORE + mvv
     } else {

@@ -1,19 +1,18 @@
-//! The quiescence search: captures only (every evasion when in check), with
-//! the static evaluation as a stand-pat floor, delta pruning and SEE pruning.
+//! The quiescence search: captures and pawn promotions (every evasion when
+//! in check), with the corrected static evaluation as a stand-pat floor, a
+//! contact mate-in-one probe at quiet nodes, delta pruning and SEE pruning.
 
-use super::movepick::{captured, generate_captures, generate_pawn_promotions};
+use super::movepick::{captured, generate_captures, generate_pawn_promotions, promotion_gain};
 use super::quick_mate::quick_mate_in_one;
 use super::search::{MAX_PLY, Worker};
 use super::tactics::{CheckInfo, mate_in_one};
 use super::tt::Bound;
 use super::{INFINITE, mate_in, mated_in, score_from_tt, score_to_tt};
 use crate::eval::capture_gain;
-use crate::eval::material::piece_value;
 use crate::movegen::{legal_moves, legal_moves_and_checks};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::BoardKind;
-use crate::types::PieceType;
 
 /// Captures that cannot lift the score to within this of alpha are skipped.
 const DELTA_MARGIN: i32 = 200;
@@ -25,11 +24,6 @@ pub const QS_DEPTH: i32 = 0;
 /// about -130 Elo: it halves the node rate; off).
 const QS_MATE_IN_ONE: bool = false;
 
-/// At a quiet quiescence node, captures beyond this many (in order) are
-/// skipped unless they recapture on the square of the last move (`None`:
-/// no limit).
-const QS_MOVE_COUNT: Option<usize> = None;
-
 /// Whether the quiescence search also tries pawn promotions without
 /// capture (as captures of the promotion's gain).
 const QS_PAWN_PROMOTIONS: bool = true;
@@ -38,11 +32,6 @@ const QS_PAWN_PROMOTIONS: bool = true;
 /// mate in one with the fast probe ([`quick_mate_in_one`]), so a mate
 /// threat at the horizon is not stood pat on.
 const QS_QUICK_MATE: bool = true;
-
-/// What a pawn gains by promoting, in material.
-fn pawn_promotion_gain() -> i32 {
-    piece_value(PieceType::PRO_PAWN) - piece_value(PieceType::PAWN)
-}
 
 impl Worker<'_> {
     /// Whether the side to move (not in check) mates in one.
@@ -129,24 +118,16 @@ impl Worker<'_> {
             };
             self.moves[ply].score_all(pos, &hints, &self.history);
         } else {
-            self.moves[ply].score_captures(pos, tt_move, &self.history);
+            self.moves[ply].score_captures(pos, tt_move, &self.history, QS_PAWN_PROMOTIONS);
         }
         let n = self.moves[ply].len();
         let mut best_move = Move::NONE;
-        let recapture_square = (ply > 0 && !self.stack[ply - 1].current.is_none())
-            .then(|| self.stack[ply - 1].current.to());
         for i in 0..n {
             let m = self.moves[ply].next(i);
             if !in_check
-                && QS_MOVE_COUNT.is_some_and(|limit| i >= limit)
-                && Some(m.to()) != recapture_square
-            {
-                continue;
-            }
-            if !in_check
                 && m.is_promotion()
                 && captured(pos, m).is_none()
-                && (stand + pawn_promotion_gain() + DELTA_MARGIN <= alpha
+                && (stand + promotion_gain(pos, m) + DELTA_MARGIN <= alpha
                     || !self.moves[ply].exchange_holds(i, pos, m))
             {
                 continue;

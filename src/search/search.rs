@@ -545,7 +545,7 @@ impl<'a> Worker<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY {
-            return self.static_value(ply);
+            return self.corrected_value(pos, ply);
         }
         alpha = alpha.max(mated_in(ply));
         beta = beta.min(mate_in(ply + 1));
@@ -777,15 +777,8 @@ impl<'a> Worker<'a> {
 
         // Step 14. Store; the correction history learns from the result.
         if CORRECTION_HISTORY && !in_check {
-            self.update_correction(
-                pos,
-                best,
-                best_move,
-                corrected_eval,
-                orig_alpha,
-                beta,
-                depth,
-            );
+            let bound = Bound::of(best, orig_alpha, beta);
+            self.update_correction(pos, best, best_move, corrected_eval, bound, depth);
         }
         if self.path_mates == path_mates || best.abs() < MATE_BOUND {
             let bound = Bound::of(best, orig_alpha, beta);
@@ -796,26 +789,24 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// Moves the correction of `pos` towards the search result `best`
-    /// (bound by `alpha`..`beta`) when the result says on which side of the
-    /// corrected evaluation `eval` the truth lies; not after a capture (the
-    /// quiescence search's business) nor for mate scores.
-    #[allow(clippy::too_many_arguments)]
+    /// Moves the correction of `pos` towards the search result `best` (a
+    /// `bound`) when the result says on which side of the corrected
+    /// evaluation `eval` the truth lies; not after a capture (the quiescence
+    /// search's business) nor for mate scores.
     fn update_correction(
         &mut self,
         pos: &Position,
         best: i32,
         best_move: Move,
         eval: i32,
-        alpha: i32,
-        beta: i32,
+        bound: Bound,
         depth: i32,
     ) {
         if best.abs() >= MATE_BOUND || (!best_move.is_none() && captured(pos, best_move).is_some())
         {
             return;
         }
-        let informative = match Bound::of(best, alpha, beta) {
+        let informative = match bound {
             Bound::Exact => true,
             Bound::Lower => best > eval,
             Bound::Upper => best < eval,

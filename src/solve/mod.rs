@@ -9,11 +9,12 @@
 //! [`prove::prove`] proves a decisive value from the root forwards instead:
 //! "wins within n plies?" / "loses within n plies?" for n = 0, 1, 2, ...
 //! by an exhaustive depth-bounded AND/OR search whose answers are kept per
-//! position in a fixed-size table. The first yes is the exact value (the
+//! position in a table. The first yes is the exact value (the
 //! same `Win(d)` / `Loss(d)` as the retrograde's), together with every
 //! first move that keeps it. Its cost is that of the proof, not of the
-//! reachable set: the 9マス将棋 layouts with 31 to 200+ million reachable
-//! positions are proved with 10^4 to 10^8 nodes. It never proves a draw.
+//! reachable set: the decisive 9マス将棋 layouts above 1.5 million reachable
+//! positions (up to more than 200 million) are proved with 750 to 56
+//! million nodes. It never proves a draw.
 //! [`hybrid::settle`] picks the method by one rule (retrograde for sets of
 //! at most 1.5 million positions, the forward proof above, the retrograde
 //! within its memory bound if the proof fails); the `solve` command falls
@@ -70,7 +71,8 @@
 //! The forward proof allocates one table (16 bytes per position stored)
 //! that starts at 16 MiB and doubles up to [`prove::ProveLimits::table_bytes`]
 //! (1 GiB by default; then full buckets evict, which costs re-search, never
-//! soundness), and nothing else of size; it runs on one thread. Its values hold
+//! soundness; while it doubles the old half is held too, so the peak is up
+//! to 1.5 times the bound), and nothing else of size; it runs on one thread. Its values hold
 //! under any repetition rule for the same reason as the retrograde's (see
 //! [`prove`]).
 

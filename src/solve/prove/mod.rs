@@ -67,7 +67,8 @@ pub struct ProveLimits {
     /// Nodes to search before giving up ([`ProveError::Undecided`]).
     pub max_nodes: u64,
     /// Bound on the bytes of the proof table (the search's only large
-    /// allocation).
+    /// allocation). While the table doubles, the old half is held as well:
+    /// the peak is up to 1.5 times this.
     pub table_bytes: usize,
     /// Longest distance tried (at most [`MAX_PLIES`]).
     pub max_plies: u32,

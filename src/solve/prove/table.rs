@@ -30,7 +30,9 @@ pub struct Bounds {
     /// No loss within fewer than this many plies (0: nothing known).
     pub no_loss_below: u8,
     /// Index in the legal move order of the move that proved the last fact
-    /// (a hint for move ordering only).
+    /// (a hint for move ordering only: a key is shared by a position and
+    /// its mirror image, whose move order differs, so it may point at
+    /// another move).
     pub hint: u8,
 }
 
