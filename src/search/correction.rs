@@ -9,6 +9,7 @@
 //! entry by the difference between the search score and the corrected
 //! evaluation, weighted by depth.
 
+use super::history::gravity;
 use crate::position::Position;
 use crate::types::{Color, PieceType};
 
@@ -63,8 +64,7 @@ impl CorrectionHistory {
     pub fn update(&mut self, pos: &Position, diff: i32, depth: i32) {
         let bonus = (diff * GRAIN * depth / DEPTH_DIV)
             .clamp(-LIMIT / MAX_UPDATE_DIV, LIMIT / MAX_UPDATE_DIV);
-        let e = &mut self.table[index(pos)];
-        *e += bonus - *e * bonus.abs() / LIMIT;
+        gravity(&mut self.table[index(pos)], bonus, LIMIT);
     }
 }
 

@@ -45,8 +45,15 @@ pub fn bonus(depth: i32) -> i32 {
 
 #[inline]
 fn apply(entry: &mut i32, bonus: i32) {
-    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-    *entry += b - *entry * b.abs() / HISTORY_MAX;
+    gravity(entry, bonus.clamp(-HISTORY_MAX, HISTORY_MAX), HISTORY_MAX);
+}
+
+/// The gravity rule: moves `entry` by `bonus` (at most `limit` in size)
+/// less its share of the distance already covered, so that it stays in
+/// `-limit..=limit`.
+#[inline]
+pub fn gravity(entry: &mut i32, bonus: i32, limit: i32) {
+    *entry += bonus - *entry * bonus.abs() / limit;
 }
 
 /// Entries of the continuation table for one earlier move (piece slot and

@@ -314,14 +314,13 @@ pub fn generate_pawn_promotions(pos: &Position, list: &mut MoveList) {
     let king = pos.king_square(us);
     let pinned = pos.pinned(us);
     for from in pos.pieces_of(us, PieceType::PAWN) {
-        let to_bb = bitboard::step_attacks(us, PieceType::PAWN, from) & empty & zone;
+        let mut to_bb = bitboard::step_attacks(us, PieceType::PAWN, from) & empty & zone;
+        if let Some(k) = king
+            && pinned.has(from)
+        {
+            to_bb &= bitboard::line(k, from);
+        }
         for to in to_bb {
-            if let Some(k) = king
-                && pinned.has(from)
-                && !bitboard::line(k, from).has(to)
-            {
-                continue;
-            }
             list.push(Move::normal(from, to, true));
         }
     }

@@ -776,12 +776,11 @@ impl<'a> Worker<'a> {
         }
 
         // Step 14. Store; the correction history learns from the result.
+        let bound = Bound::of(best, orig_alpha, beta);
         if CORRECTION_HISTORY && !in_check {
-            let bound = Bound::of(best, orig_alpha, beta);
             self.update_correction(pos, best, best_move, corrected_eval, bound, depth);
         }
         if self.path_mates == path_mates || best.abs() < MATE_BOUND {
-            let bound = Bound::of(best, orig_alpha, beta);
             self.sh
                 .tt
                 .store(key, best_move, score_to_tt(best, ply), depth, bound);
