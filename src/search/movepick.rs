@@ -111,9 +111,36 @@ impl ScoredMoves {
 
     /// Scores every move of `list` for a full-width node.
     pub fn score_all(&mut self, pos: &Position, hints: &OrderHints, history: &History) {
-        let us = pos.side_to_move().index();
         self.len = self.list.len();
-        for i in 0..self.len {
+        self.score_from(0, pos, hints, history);
+    }
+
+    /// Puts `tt_move` first if it is in `list`, without scoring the other
+    /// moves (a cutoff by the TT move makes their scores useless); then
+    /// [`score_rest`](Self::score_rest) must score them before move 1 is
+    /// taken. Returns whether the TT move was found. The order handed out
+    /// is the same as after [`score_all`](Self::score_all).
+    pub fn tt_move_first(&mut self, tt_move: Move) -> bool {
+        self.len = self.list.len();
+        if tt_move.is_none() {
+            return false;
+        }
+        let Some(k) = self.list.iter().position(|&m| m == tt_move) else {
+            return false;
+        };
+        self.list.as_mut_slice().swap(0, k);
+        self.scores[0] = TT_MOVE_SCORE;
+        true
+    }
+
+    /// Scores the moves after the first (see [`tt_move_first`](Self::tt_move_first)).
+    pub fn score_rest(&mut self, pos: &Position, hints: &OrderHints, history: &History) {
+        self.score_from(1, pos, hints, history);
+    }
+
+    fn score_from(&mut self, from: usize, pos: &Position, hints: &OrderHints, history: &History) {
+        let us = pos.side_to_move().index();
+        for i in from..self.len {
             let m = self.list.as_slice()[i];
             self.scores[i] = score_move(pos, m, hints, history, us);
         }

@@ -68,17 +68,13 @@ impl Worker<'_> {
         }
         let in_check = pos.in_check();
         // On 9x9 a side not in check always has a move (stalemate needs a
-        // bare, boxed-in army): generate captures only. The small boards
-        // generate everything to see stalemate, which loses.
-        let list = &mut self.moves[ply].list;
-        if !in_check && pos.kind() == BoardKind::Standard {
-            generate_captures(pos, list);
-            if QS_PAWN_PROMOTIONS {
-                generate_pawn_promotions(pos, list);
-            }
-        } else {
-            legal_moves(pos, list);
-            if list.is_empty() {
+        // bare, boxed-in army): captures are generated only when the stand
+        // pat does not cut. The small boards generate everything first to
+        // see stalemate, which loses.
+        let captures_only = !in_check && pos.kind() == BoardKind::Standard;
+        if !captures_only {
+            legal_moves(pos, &mut self.moves[ply].list);
+            if self.moves[ply].list.is_empty() {
                 return mated_in(ply);
             }
         }
@@ -106,6 +102,13 @@ impl Worker<'_> {
             best = stand;
             if !tt_move.is_none() && captured(pos, tt_move).is_none() {
                 tt_move = Move::NONE;
+            }
+        }
+        if captures_only {
+            let list = &mut self.moves[ply].list;
+            generate_captures(pos, list);
+            if QS_PAWN_PROMOTIONS {
+                generate_pawn_promotions(pos, list);
             }
         }
         let orig_alpha = alpha;

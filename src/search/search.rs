@@ -20,7 +20,7 @@ use super::{
     Control, INFINITE, MATE_BOUND, format_score, mate_in, mated_in, score_from_tt, score_to_tt,
 };
 use crate::eval::Evaluator;
-use crate::movegen::{legal_moves, legal_moves_and_checks};
+use crate::movegen::{is_legal, legal_moves, legal_moves_and_checks};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::rules::{BoardKind, RepetitionRule};
@@ -659,7 +659,11 @@ impl<'a> Worker<'a> {
             },
             cont: self.cont_keys(pos, ply),
         };
-        self.moves[ply].score_all(pos, &hints, &self.history);
+        // The other moves are scored only if the TT move does not cut.
+        let mut unscored = self.moves[ply].tt_move_first(tt_move);
+        if !unscored {
+            self.moves[ply].score_all(pos, &hints, &self.history);
+        }
 
         // Step 9. Forward candidate pruning: only the best few moves of a
         // shallow search go on at full depth.
@@ -668,6 +672,10 @@ impl<'a> Worker<'a> {
             && !in_check
             && depth >= params.min_depth
         {
+            if unscored {
+                self.moves[ply].score_rest(pos, &hints, &self.history);
+                unscored = false;
+            }
             n = self.select_candidates(pos, depth, ply, params);
         }
 
@@ -679,6 +687,10 @@ impl<'a> Worker<'a> {
         let mut n_quiets = 0;
         let mut move_count = 0;
         for i in 0..n {
+            if i == 1 && unscored {
+                self.moves[ply].score_rest(pos, &hints, &self.history);
+                unscored = false;
+            }
             let m = self.moves[ply].next(i);
             let order = self.moves[ply].score(i);
             let capture = captured(pos, m).is_some();
@@ -907,10 +919,19 @@ impl<'a> Worker<'a> {
                 let len = self.pv_len[1].max(1);
                 let mut pv = vec![m];
                 pv.extend_from_slice(&self.pv[1][1..len]);
+                let exact = score > alpha && score < beta;
                 let rm = &mut self.root_moves[i];
                 rm.score = score;
-                rm.pv = pv;
                 rm.seldepth = self.seldepth;
+                if exact || pv.len() >= rm.pv.len() {
+                    rm.pv = pv;
+                }
+                if !exact {
+                    // A bound's line stops where the child failed: the
+                    // first move's last exact line is kept, a new move's
+                    // line is read on from the table.
+                    extend_pv_from_tt(self.sh.tt, pos, &mut rm.pv);
+                }
             }
             best = best.max(score);
             if score >= beta || (i == pv_idx && score <= alpha && alpha > -INFINITE) {
@@ -1085,6 +1106,35 @@ impl<'a> Worker<'a> {
             self.sh.start.elapsed().as_millis() as u64,
             self.sh.tt.hashfull(),
         )
+    }
+}
+
+/// Longest line [`extend_pv_from_tt`] makes.
+const TT_PV_MAX: usize = 32;
+
+/// Extends `pv` (legal from `pos`) with the table's moves while they are
+/// legal and no position repeats, up to [`TT_PV_MAX`] moves.
+fn extend_pv_from_tt(tt: &Tt, pos: &Position, pv: &mut Vec<Move>) {
+    let mut p = pos.clone();
+    let mut seen = vec![p.key()];
+    for &m in pv.iter() {
+        p = p.play(m);
+        seen.push(p.key());
+    }
+    while pv.len() < TT_PV_MAX {
+        let Some(e) = tt.probe(p.key()) else {
+            return;
+        };
+        if e.mv.is_none() || !is_legal(&p, e.mv) {
+            return;
+        }
+        let child = p.play(e.mv);
+        if seen.contains(&child.key()) {
+            return;
+        }
+        seen.push(child.key());
+        pv.push(e.mv);
+        p = child;
     }
 }
 
