@@ -6,6 +6,7 @@
 //! `CandidateDepth`, `CandidateMinDepth`).
 
 use super::INFINITE;
+use super::search::NodeKind;
 use super::search::Worker;
 use super::tactics::gives_check;
 use crate::moves::Move;
@@ -42,7 +43,14 @@ impl Worker<'_> {
         for (k, &m) in ordered.iter().enumerate() {
             let check = gives_check(pos, m);
             let child = self.make(pos, m, ply, check);
-            let s = -self.search(&child, -INFINITE, INFINITE, shallow - 1, ply + 1, false);
+            let s = -self.search(
+                &child,
+                -INFINITE,
+                INFINITE,
+                shallow - 1,
+                ply + 1,
+                NodeKind::All,
+            );
             if self.stopped {
                 return 0;
             }

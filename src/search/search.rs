@@ -89,6 +89,9 @@ const SEE_KEEPS_CHECKS: bool = false;
 const LMR_BASE: f32 = 0.4;
 const LMR_DIVISOR: f32 = 2.1;
 const LMR_HISTORY_DIV: i32 = 12_000;
+/// Extra late-move reduction at cut nodes (a move that fails low there is
+/// rarely the refutation).
+const CUT_NODE_REDUCTION: i32 = 2;
 
 /// The late-move reduction table, by depth and move number.
 fn reduction(depth: i32, move_count: usize) -> i32 {
@@ -112,6 +115,30 @@ const MAX_STATIC_EVAL: i32 = 20_000;
 /// Whether the static evaluation is corrected by the correction history
 /// (`search/correction.rs`).
 const CORRECTION_HISTORY: bool = true;
+
+/// The kind of a node, as the parent's window and move order expect it
+/// (Stockfish's PV / cut / all nodes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// On the principal variation: searched with an open window.
+    Pv,
+    /// Expected to fail high (one move refutes it).
+    Cut,
+    /// Expected to fail low (every move is searched).
+    All,
+}
+
+impl NodeKind {
+    /// The kind expected of a null-window child searched without
+    /// reduction: a cut node's children are all nodes and the reverse.
+    #[inline]
+    fn flip(self) -> NodeKind {
+        match self {
+            NodeKind::Cut => NodeKind::All,
+            NodeKind::Pv | NodeKind::All => NodeKind::Cut,
+        }
+    }
+}
 
 /// What every thread of one search shares.
 pub struct Shared<'a> {
@@ -524,8 +551,9 @@ impl<'a> Worker<'a> {
         mut beta: i32,
         mut depth: i32,
         ply: usize,
-        pv_node: bool,
+        kind: NodeKind,
     ) -> i32 {
+        let pv_node = kind == NodeKind::Pv;
         // Step 1. Path: repetition, depth, node count, mate distance.
         self.clear_pv(ply);
         let idx = self.root_index + ply;
@@ -732,11 +760,17 @@ impl<'a> Worker<'a> {
             let new_depth = depth - 1;
             let mut score;
             if move_count == 1 {
-                score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node);
+                let child_kind = if pv_node { NodeKind::Pv } else { kind.flip() };
+                score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, child_kind);
             } else {
                 let mut r = 0;
-                if depth >= 2 && move_count > 1 + usize::from(pv_node) && (quiet || order < 0) {
+                let late =
+                    depth >= 2 && move_count > 1 + usize::from(pv_node) && (quiet || order < 0);
+                if late {
                     r = reduction(depth, move_count);
+                    if kind == NodeKind::Cut {
+                        r += CUT_NODE_REDUCTION;
+                    }
                     r += i32::from(!pv_node) + i32::from(!improving);
                     if order >= KILLER_SCORE {
                         r -= 1;
@@ -749,12 +783,21 @@ impl<'a> Worker<'a> {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                score = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, false);
+                let child_kind = if late { NodeKind::Cut } else { kind.flip() };
+                score = -self.search(
+                    &child,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - r,
+                    ply + 1,
+                    child_kind,
+                );
                 if score > alpha && r > 0 && !self.stopped {
-                    score = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, false);
+                    score =
+                        -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, kind.flip());
                 }
                 if pv_node && score > alpha && score < beta && !self.stopped {
-                    score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, true);
+                    score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, NodeKind::Pv);
                 }
             }
             if self.stopped {
@@ -873,7 +916,14 @@ impl<'a> Worker<'a> {
         self.stack[ply].current_slot = 0;
         self.stack[ply + 1].eval = -self.stack[ply].eval;
         self.stack[ply + 1].after_null = true;
-        let v = -self.search(&child, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+        let v = -self.search(
+            &child,
+            -beta,
+            -beta + 1,
+            depth - 1 - r,
+            ply + 1,
+            NodeKind::All,
+        );
         self.stack[ply + 1].after_null = false;
         if self.stopped {
             return None;
@@ -905,11 +955,11 @@ impl<'a> Worker<'a> {
             let child = self.make(pos, m, 0, check);
             let mut score;
             if i == pv_idx {
-                score = -self.search(&child, -beta, -alpha, depth - 1, 1, true);
+                score = -self.search(&child, -beta, -alpha, depth - 1, 1, NodeKind::Pv);
             } else {
-                score = -self.search(&child, -alpha - 1, -alpha, depth - 1, 1, false);
+                score = -self.search(&child, -alpha - 1, -alpha, depth - 1, 1, NodeKind::Cut);
                 if score > alpha && !self.stopped {
-                    score = -self.search(&child, -beta, -alpha, depth - 1, 1, true);
+                    score = -self.search(&child, -beta, -alpha, depth - 1, 1, NodeKind::Pv);
                 }
             }
             if self.stopped {
