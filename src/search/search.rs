@@ -14,7 +14,7 @@ use super::candidates::CandidateParams;
 use super::history::{ContKey, History, bonus, piece_slot};
 use super::movepick::{KILLER_SCORE, OrderHints, ScoredMoves, captured};
 use super::tactics::{CheckInfo, gives_check, mate_in_one, see_ge};
-use super::time::Budget;
+use super::time::{Budget, Stability};
 use super::tt::{Bound, Tt};
 use super::{
     Control, INFINITE, MATE_BOUND, format_score, mate_in, mated_in, score_from_tt, score_to_tt,
@@ -272,6 +272,8 @@ pub struct Worker<'a> {
     pub root_moves: Vec<RootMove>,
     pub completed_depth: u32,
     kind: BoardKind,
+    /// How steady the best move has been (main thread, time management).
+    stability: Stability,
 }
 
 impl<'a> Worker<'a> {
@@ -319,6 +321,7 @@ impl<'a> Worker<'a> {
                 .collect(),
             completed_depth: 0,
             kind: BoardKind::Standard,
+            stability: Stability::default(),
         }
     }
 
@@ -1117,6 +1120,7 @@ impl<'a> Worker<'a> {
 
     /// After a completed iteration: whether the main thread stops here.
     fn should_stop_after(&mut self, depth: u32, max_depth: u32) -> bool {
+        self.stability.update(self.root_moves[0].mv.raw());
         if depth >= max_depth || self.sh.control.stopped() || self.sh.abort.load(Ordering::Relaxed)
         {
             return true;
@@ -1138,12 +1142,13 @@ impl<'a> Worker<'a> {
         if self.root_moves.len() == 1 && depth >= 4 {
             return true;
         }
-        if elapsed >= b.optimum {
+        let optimum = self.stability.optimum(&b);
+        if elapsed >= optimum {
             return true;
         }
         // An iteration takes several times the last; do not start one that
         // cannot finish (unless unused time is lost anyway).
-        !b.use_all && elapsed * 10 >= b.optimum * 6
+        !b.use_all && elapsed * 10 >= optimum * 6
     }
 
     /// The info lines describing the current root moves.

@@ -151,6 +151,66 @@ pub fn budget(
     })
 }
 
+/// Weight of one recent change of the best move in [`Stability::scale`].
+const CHANGE_WEIGHT: f64 = 1.0;
+/// How much of the change count one iteration keeps.
+const CHANGE_DECAY: f64 = 0.5;
+/// Iterations with the same best move after which it counts as settled.
+const SETTLED_ITERATIONS: u32 = 4;
+/// Factor of the optimum time once the best move has settled.
+const SETTLED_FACTOR: f64 = 0.7;
+/// Bounds of the factor [`Stability::scale`] gives.
+const SCALE_MIN: f64 = 0.5;
+const SCALE_MAX: f64 = 2.5;
+
+/// How steady the best move of the iterations has been: the optimum time
+/// of a move with main time shrinks when the same move keeps winning and
+/// grows when the best move keeps changing (never past the maximum).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stability {
+    /// Changes of the best move, halved every iteration.
+    changes: f64,
+    /// Iterations in a row that kept the best move.
+    same: u32,
+    /// The best move of the last iteration (raw), if any.
+    last: Option<u16>,
+}
+
+impl Stability {
+    /// Records the best move (raw value) of an iteration just completed.
+    pub fn update(&mut self, best: u16) {
+        self.changes *= CHANGE_DECAY;
+        match self.last {
+            Some(m) if m == best => self.same += 1,
+            Some(_) => {
+                self.changes += 1.0;
+                self.same = 0;
+            }
+            None => self.same = 0,
+        }
+        self.last = Some(best);
+    }
+
+    /// The factor to apply to the optimum time.
+    pub fn scale(&self) -> f64 {
+        let settled = if self.same >= SETTLED_ITERATIONS {
+            SETTLED_FACTOR
+        } else {
+            1.0
+        };
+        ((1.0 + CHANGE_WEIGHT * self.changes) * settled).clamp(SCALE_MIN, SCALE_MAX)
+    }
+
+    /// `budget`'s optimum scaled by [`scale`](Self::scale), at most its
+    /// maximum (a budget that uses all its time keeps its optimum).
+    pub fn optimum(&self, budget: &Budget) -> u64 {
+        if budget.use_all {
+            return budget.optimum;
+        }
+        ((budget.optimum as f64 * self.scale()) as u64).clamp(1, budget.maximum)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -250,6 +310,35 @@ mod tests {
         // Gote reads its own clock.
         let g = budget(&l, &opts(), Color::Gote, BoardKind::Standard);
         assert_eq!(g, None, "gote has no clock in these limits");
+    }
+
+    #[test]
+    fn stability_shortens_settled_and_lengthens_changing_moves() {
+        let b = Budget {
+            optimum: 1000,
+            maximum: 3000,
+            use_all: false,
+        };
+        let mut s = Stability::default();
+        s.update(1);
+        assert_eq!(s.optimum(&b), 1000);
+        for _ in 0..SETTLED_ITERATIONS {
+            s.update(1);
+        }
+        assert_eq!(s.optimum(&b), 700);
+        let mut c = Stability::default();
+        c.update(1);
+        c.update(2);
+        assert_eq!(c.optimum(&b), 2000);
+        c.update(2);
+        assert_eq!(c.optimum(&b), 1500);
+        c.update(3);
+        assert_eq!(c.optimum(&b), 2250);
+        c.update(4);
+        // 1 + 2.125 changes, capped at SCALE_MAX.
+        assert_eq!(c.optimum(&b), 2500);
+        let all = Budget { use_all: true, ..b };
+        assert_eq!(c.optimum(&all), 1000);
     }
 
     #[test]
