@@ -243,6 +243,37 @@ impl Default for Stack {
     }
 }
 
+/// What the node search knows about its node before the move loop.
+#[derive(Clone, Copy, Debug)]
+struct NodeState {
+    key: u64,
+    kind: NodeKind,
+    ply: usize,
+    /// Depth left (after the check extension and the internal iterative
+    /// reduction).
+    depth: i32,
+    in_check: bool,
+    tt_move: Move,
+    /// Static evaluation with the correction history (`-INFINITE` in check).
+    corrected_eval: i32,
+    /// `corrected_eval`, or a TT bound on the right side of it.
+    static_eval: i32,
+    /// Whether `static_eval` is above the one two plies before.
+    improving: bool,
+}
+
+/// One move of the move loop with what its pruning and reduction use.
+#[derive(Clone, Copy, Debug)]
+struct MoveState {
+    m: Move,
+    /// Its move-ordering score.
+    order: i32,
+    /// Neither a capture nor a promotion.
+    quiet: bool,
+    /// Whether it checks.
+    check: bool,
+}
+
 /// The state of one search thread.
 pub struct Worker<'a> {
     pub(super) sh: &'a Shared<'a>,
@@ -556,11 +587,9 @@ impl<'a> Worker<'a> {
         ply: usize,
         kind: NodeKind,
     ) -> i32 {
-        let pv_node = kind == NodeKind::Pv;
         // Step 1. Path: repetition, depth, node count, mate distance.
         self.clear_pv(ply);
-        let idx = self.root_index + ply;
-        if let Some(v) = self.repetition(pos, idx, ply) {
+        if let Some(v) = self.repetition(pos, self.root_index + ply, ply) {
             return v;
         }
         let in_check = pos.in_check();
@@ -571,20 +600,8 @@ impl<'a> Worker<'a> {
         if depth <= 0 {
             return self.qsearch(pos, alpha, beta, ply);
         }
-        if self.visit() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if ply >= MAX_PLY {
-            return self.corrected_value(pos, ply);
-        }
-        alpha = alpha.max(mated_in(ply));
-        beta = beta.min(mate_in(ply + 1));
-        if alpha >= beta {
-            return alpha;
-        }
-        if self.move_limit_reached(pos) {
-            return self.draw_score(pos);
+        if let Some(v) = self.enter(pos, &mut alpha, &mut beta, ply) {
+            return v;
         }
         let path_mates = self.path_mates;
 
@@ -595,91 +612,189 @@ impl<'a> Worker<'a> {
         if let Some(e) = self.sh.tt.probe(key) {
             tt_move = e.mv;
             let s = score_from_tt(e.score, ply);
-            if !pv_node && e.depth >= depth && e.bound.cuts(s, alpha, beta) {
+            if kind != NodeKind::Pv && e.depth >= depth && e.bound.cuts(s, alpha, beta) {
                 return s;
             }
             tt_hit = Some((s, e.bound));
         }
 
         // Step 3. Static evaluation and the improving flag.
+        let mut node = self.node_state(pos, key, kind, ply, depth, tt_move, tt_hit);
+
+        // Steps 4-6. Pruning before the moves.
+        if kind != NodeKind::Pv
+            && !in_check
+            && let Some(v) = self.prune_node(pos, &node, alpha, beta)
+        {
+            return v;
+        }
+
+        // Step 7. Internal iterative reduction.
+        if tt_move.is_none() && node.depth >= IIR_MIN_DEPTH {
+            node.depth -= 1;
+        }
+
+        // Step 8. Moves; mate and game ends.
+        let check_info = CheckInfo::new(pos);
+        if let Some(v) = self.generate(pos, &node, &check_info) {
+            return v;
+        }
+
+        // Steps 9-13. The moves.
+        let Some((best, best_move)) = self.move_loop(pos, &node, &check_info, alpha, beta) else {
+            return 0;
+        };
+
+        // Step 14. Store; the correction history learns from the result.
+        let bound = Bound::of(best, alpha, beta);
+        if CORRECTION_HISTORY && !in_check {
+            let eval = node.corrected_eval;
+            self.update_correction(pos, best, best_move, eval, bound, node.depth);
+        }
+        if self.path_mates == path_mates || best.abs() < MATE_BOUND {
+            let score = score_to_tt(best, ply);
+            self.sh.tt.store(key, best_move, score, node.depth, bound);
+        }
+        best
+    }
+
+    /// Step 1's bookkeeping once the node is searched at full width: the
+    /// node count, the selective depth, the ply limit, mate-distance
+    /// pruning and the game's move limit. Returns the score to return, if
+    /// any.
+    fn enter(
+        &mut self,
+        pos: &Position,
+        alpha: &mut i32,
+        beta: &mut i32,
+        ply: usize,
+    ) -> Option<i32> {
+        if self.visit() {
+            return Some(0);
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY {
+            return Some(self.corrected_value(pos, ply));
+        }
+        *alpha = (*alpha).max(mated_in(ply));
+        *beta = (*beta).min(mate_in(ply + 1));
+        if *alpha >= *beta {
+            return Some(*alpha);
+        }
+        self.move_limit_reached(pos).then(|| self.draw_score(pos))
+    }
+
+    /// Step 3: the node's static evaluation (corrected, then bettered by a
+    /// TT bound on the right side of it) and whether it improves on two
+    /// plies before.
+    #[allow(clippy::too_many_arguments)]
+    fn node_state(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        kind: NodeKind,
+        ply: usize,
+        depth: i32,
+        tt_move: Move,
+        tt_hit: Option<(i32, Bound)>,
+    ) -> NodeState {
+        let in_check = pos.in_check();
         let corrected_eval = if in_check {
             -INFINITE
         } else {
             self.corrected_value(pos, ply)
         };
-        let static_eval = if in_check {
-            -INFINITE
-        } else {
-            let mut e = corrected_eval;
-            // A TT bound on the right side is a better estimate.
-            if let Some((s, b)) = tt_hit
-                && s.abs() < MATE_BOUND
-                && ((b == Bound::Lower && s > e) || (b == Bound::Upper && s < e))
-            {
-                e = s;
-            }
-            e
-        };
+        let mut static_eval = corrected_eval;
+        if let Some((s, b)) = tt_hit
+            && !in_check
+            && s.abs() < MATE_BOUND
+            && ((b == Bound::Lower && s > static_eval) || (b == Bound::Upper && s < static_eval))
+        {
+            static_eval = s;
+        }
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check
             && ply >= 2
             && self.stack[ply - 2].static_eval != -INFINITE
             && static_eval > self.stack[ply - 2].static_eval;
         self.stack[ply + 2].killers = [Move::NONE; 2];
+        NodeState {
+            key,
+            kind,
+            ply,
+            depth,
+            in_check,
+            tt_move,
+            corrected_eval,
+            static_eval,
+            improving,
+        }
+    }
 
-        if !pv_node && !in_check {
-            // Step 4. Razoring.
-            if depth <= RAZOR_DEPTH && static_eval + RAZOR_MARGIN * depth < alpha {
-                let v = self.qsearch(pos, alpha - 1, alpha, ply);
-                if v < alpha {
-                    return v;
-                }
-            }
-            // Step 5. Reverse futility pruning.
-            if depth <= RFP_DEPTH
-                && static_eval.abs() < MATE_BOUND
-                && static_eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
-            {
-                return static_eval;
-            }
-            // Step 6. Null move.
-            if let Some(v) = self.null_move(pos, beta, depth, ply, static_eval) {
-                return v;
+    /// Steps 4-6 at a non-PV node not in check: razoring, reverse futility
+    /// pruning, null move. Returns the score to return, if any.
+    fn prune_node(
+        &mut self,
+        pos: &Position,
+        node: &NodeState,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        let (depth, ply, static_eval) = (node.depth, node.ply, node.static_eval);
+        // Step 4. Razoring.
+        if depth <= RAZOR_DEPTH && static_eval + RAZOR_MARGIN * depth < alpha {
+            let v = self.qsearch(pos, alpha - 1, alpha, ply);
+            if v < alpha {
+                return Some(v);
             }
         }
-
-        // Step 7. Internal iterative reduction.
-        if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
-            depth -= 1;
+        // Step 5. Reverse futility pruning.
+        if depth <= RFP_DEPTH
+            && static_eval.abs() < MATE_BOUND
+            && static_eval - RFP_MARGIN * (depth - i32::from(node.improving)) >= beta
+        {
+            return Some(static_eval);
         }
+        // Step 6. Null move.
+        self.null_move(pos, beta, depth, ply, static_eval)
+    }
 
-        // Step 8. Moves; mate and game ends.
-        let check_info = CheckInfo::new(pos);
-        if in_check {
+    /// Step 8: generates the legal moves (with the checks when not in
+    /// check) into `moves[ply]`. Returns the score when the node ends here:
+    /// no legal move, or a mate in one (stored, and the PV at a PV node).
+    fn generate(
+        &mut self,
+        pos: &Position,
+        node: &NodeState,
+        check_info: &CheckInfo,
+    ) -> Option<i32> {
+        let ply = node.ply;
+        if node.in_check {
             legal_moves(pos, &mut self.moves[ply].list);
         } else {
-            legal_moves_and_checks(
-                pos,
-                &check_info,
-                &mut self.moves[ply].list,
-                &mut self.checks,
-            );
+            legal_moves_and_checks(pos, check_info, &mut self.moves[ply].list, &mut self.checks);
         }
         if self.moves[ply].list.is_empty() {
-            return mated_in(ply);
+            return Some(mated_in(ply));
         }
-        if !in_check && let Some(m) = mate_in_one(pos, &self.checks) {
-            let v = mate_in(ply + 1);
-            self.sh
-                .tt
-                .store(key, m, score_to_tt(v, ply), depth, Bound::Exact);
-            if pv_node {
-                self.clear_pv(ply + 1);
-                self.update_pv(ply, m);
-            }
-            return v;
+        if node.in_check {
+            return None;
         }
-        let hints = OrderHints {
+        let m = mate_in_one(pos, &self.checks)?;
+        let v = mate_in(ply + 1);
+        self.sh
+            .tt
+            .store(node.key, m, score_to_tt(v, ply), node.depth, Bound::Exact);
+        if node.kind == NodeKind::Pv {
+            self.clear_pv(ply + 1);
+            self.update_pv(ply, m);
+        }
+        Some(v)
+    }
+
+    /// The move-ordering hints of the node at `ply`.
+    fn order_hints(&self, pos: &Position, ply: usize, tt_move: Move) -> OrderHints {
+        OrderHints {
             tt_move,
             killers: self.stack[ply].killers,
             counter: if ply > 0 {
@@ -689,9 +804,25 @@ impl<'a> Worker<'a> {
                 Move::NONE
             },
             cont: self.cont_keys(pos, ply),
-        };
+        }
+    }
+
+    /// Steps 9-13: orders the moves, keeps the candidates (forward
+    /// candidate pruning), and searches them best first. Returns the best
+    /// score and move (`Move::NONE` if none beat `alpha`), or `None` if the
+    /// search was stopped.
+    fn move_loop(
+        &mut self,
+        pos: &Position,
+        node: &NodeState,
+        check_info: &CheckInfo,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<(i32, Move)> {
+        let ply = node.ply;
+        let hints = self.order_hints(pos, ply, node.tt_move);
         // The other moves are scored only if the TT move does not cut.
-        let mut unscored = self.moves[ply].tt_move_first(tt_move);
+        let mut unscored = self.moves[ply].tt_move_first(node.tt_move);
         if !unscored {
             self.moves[ply].score_all(pos, &hints, &self.history);
         }
@@ -700,18 +831,20 @@ impl<'a> Worker<'a> {
         // shallow search go on at full depth.
         let mut n = self.moves[ply].len();
         if let Some(params) = self.sh.candidates
-            && !in_check
-            && depth >= params.min_depth
+            && !node.in_check
+            && node.depth >= params.min_depth
         {
             if unscored {
                 self.moves[ply].score_rest(pos, &hints, &self.history);
                 unscored = false;
             }
-            n = self.select_candidates(pos, depth, ply, params);
+            n = self.select_candidates(pos, node.depth, ply, params);
+            if self.stopped {
+                return None;
+            }
         }
 
         // Step 10. The move loop.
-        let orig_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
         let mut quiets_tried = [Move::NONE; 64];
@@ -723,88 +856,25 @@ impl<'a> Worker<'a> {
                 unscored = false;
             }
             let m = self.moves[ply].next(i);
-            let order = self.moves[ply].score(i);
             let capture = captured(pos, m).is_some();
-            let quiet = !capture && !m.is_promotion();
-            let check = check_info.gives_check(pos, m);
+            let mv = MoveState {
+                m,
+                order: self.moves[ply].score(i),
+                quiet: !capture && !m.is_promotion(),
+                check: check_info.gives_check(pos, m),
+            };
             move_count += 1;
-            let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0);
 
             // Step 11. Pruning at shallow depth.
-            if best > -MATE_BOUND {
-                if quiet && !check {
-                    let lmp_limit = (LMP_BASE + depth * depth) / (2 - i32::from(improving));
-                    if depth <= LMP_DEPTH && move_count as i32 > lmp_limit && order < KILLER_SCORE {
-                        continue;
-                    }
-                    if !in_check
-                        && lmr_depth <= FUTILITY_DEPTH
-                        && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha
-                        && order < KILLER_SCORE
-                    {
-                        continue;
-                    }
-                    if lmr_depth <= SEE_DEPTH
-                        && (!m.is_drop() || SEE_PRUNES_DROPS)
-                        && !see_ge(pos, m, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth)
-                    {
-                        continue;
-                    }
-                } else if (!check || !SEE_KEEPS_CHECKS)
-                    && depth <= SEE_DEPTH
-                    && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth)
-                {
-                    continue;
-                }
+            if best > -MATE_BOUND && self.prune_move(pos, node, &mv, move_count, alpha) {
+                continue;
             }
 
             // Step 12. Make the move; late-move reductions; PVS.
-            let child = self.make(pos, m, ply, check);
-            let new_depth = depth - 1;
-            let mut score;
-            if move_count == 1 {
-                let child_kind = if pv_node { NodeKind::Pv } else { kind.flip() };
-                score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, child_kind);
-            } else {
-                let mut r = 0;
-                let late =
-                    depth >= 2 && move_count > 1 + usize::from(pv_node) && (quiet || order < 0);
-                if late {
-                    r = reduction(depth, move_count);
-                    if kind == NodeKind::Cut {
-                        r += CUT_NODE_REDUCTION;
-                    }
-                    r += i32::from(!pv_node) + i32::from(!improving);
-                    if order >= KILLER_SCORE {
-                        r -= 1;
-                    }
-                    if check || in_check {
-                        r -= 1;
-                    }
-                    if quiet {
-                        r -= order / LMR_HISTORY_DIV;
-                    }
-                    r = r.clamp(0, new_depth - 1);
-                }
-                let child_kind = if late { NodeKind::Cut } else { kind.flip() };
-                score = -self.search(
-                    &child,
-                    -alpha - 1,
-                    -alpha,
-                    new_depth - r,
-                    ply + 1,
-                    child_kind,
-                );
-                if score > alpha && r > 0 && !self.stopped {
-                    score =
-                        -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, kind.flip());
-                }
-                if pv_node && score > alpha && score < beta && !self.stopped {
-                    score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, NodeKind::Pv);
-                }
-            }
+            let child = self.make(pos, m, ply, mv.check);
+            let score = self.search_move(&child, node, &mv, move_count, alpha, beta);
             if self.stopped {
-                return 0;
+                return None;
             }
 
             // Step 13. New best move.
@@ -813,37 +883,136 @@ impl<'a> Worker<'a> {
                 if score > alpha {
                     best_move = m;
                     alpha = score;
-                    if pv_node {
+                    if node.kind == NodeKind::Pv {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
-                        self.update_cutoff_stats(pos, ply, m, depth, &quiets_tried[..n_quiets]);
+                        let quiets = &quiets_tried[..n_quiets];
+                        self.update_cutoff_stats(pos, ply, m, node.depth, quiets);
                         break;
                     }
                 }
             }
-            if quiet && n_quiets < quiets_tried.len() {
+            if mv.quiet && n_quiets < quiets_tried.len() {
                 quiets_tried[n_quiets] = m;
                 n_quiets += 1;
             }
         }
-        if move_count == 0 {
-            // Every move was pruned away by the candidate selection? Never:
-            // it keeps at least one. Defensive: a fail low at alpha.
-            return alpha;
-        }
+        // The first move is never pruned and the candidate selection keeps
+        // at least one: some move was searched.
+        debug_assert!(move_count > 0);
+        Some((best, best_move))
+    }
 
-        // Step 14. Store; the correction history learns from the result.
-        let bound = Bound::of(best, orig_alpha, beta);
-        if CORRECTION_HISTORY && !in_check {
-            self.update_correction(pos, best, best_move, corrected_eval, bound, depth);
+    /// Step 11: whether move number `move_count` is skipped at shallow
+    /// depth (late-move pruning, futility and SEE pruning of quiets, SEE
+    /// pruning of captures and checks).
+    fn prune_move(
+        &self,
+        pos: &Position,
+        node: &NodeState,
+        mv: &MoveState,
+        move_count: usize,
+        alpha: i32,
+    ) -> bool {
+        let depth = node.depth;
+        let m = mv.m;
+        if !mv.quiet || mv.check {
+            return (!mv.check || !SEE_KEEPS_CHECKS)
+                && depth <= SEE_DEPTH
+                && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth);
         }
-        if self.path_mates == path_mates || best.abs() < MATE_BOUND {
-            self.sh
-                .tt
-                .store(key, best_move, score_to_tt(best, ply), depth, bound);
+        let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0);
+        let lmp_limit = (LMP_BASE + depth * depth) / (2 - i32::from(node.improving));
+        if depth <= LMP_DEPTH && move_count as i32 > lmp_limit && mv.order < KILLER_SCORE {
+            return true;
         }
-        best
+        if !node.in_check
+            && lmr_depth <= FUTILITY_DEPTH
+            && node.static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha
+            && mv.order < KILLER_SCORE
+        {
+            return true;
+        }
+        lmr_depth <= SEE_DEPTH
+            && (!m.is_drop() || SEE_PRUNES_DROPS)
+            && !see_ge(pos, m, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth)
+    }
+
+    /// Step 12: searches `child`, reached by move number `move_count`:
+    /// the first move with the node's window, the others with a null
+    /// window (reduced when late), re-searched on a fail high.
+    fn search_move(
+        &mut self,
+        child: &Position,
+        node: &NodeState,
+        mv: &MoveState,
+        move_count: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let (ply, kind) = (node.ply, node.kind);
+        let new_depth = node.depth - 1;
+        if move_count == 1 {
+            let child_kind = if kind == NodeKind::Pv {
+                NodeKind::Pv
+            } else {
+                kind.flip()
+            };
+            return -self.search(child, -beta, -alpha, new_depth, ply + 1, child_kind);
+        }
+        let reduction = self.late_move_reduction(node, mv, move_count);
+        let r = reduction.unwrap_or(0);
+        let child_kind = if reduction.is_some() {
+            NodeKind::Cut
+        } else {
+            kind.flip()
+        };
+        let mut score = -self.search(
+            child,
+            -alpha - 1,
+            -alpha,
+            new_depth - r,
+            ply + 1,
+            child_kind,
+        );
+        if score > alpha && r > 0 && !self.stopped {
+            score = -self.search(child, -alpha - 1, -alpha, new_depth, ply + 1, kind.flip());
+        }
+        if kind == NodeKind::Pv && score > alpha && score < beta && !self.stopped {
+            score = -self.search(child, -beta, -alpha, new_depth, ply + 1, NodeKind::Pv);
+        }
+        score
+    }
+
+    /// The late-move reduction of move number `move_count` (not the first),
+    /// or `None` when the move is not a late move (searched unreduced).
+    fn late_move_reduction(
+        &self,
+        node: &NodeState,
+        mv: &MoveState,
+        move_count: usize,
+    ) -> Option<i32> {
+        let (depth, kind) = (node.depth, node.kind);
+        let pv_node = kind == NodeKind::Pv;
+        if depth < 2 || move_count <= 1 + usize::from(pv_node) || !(mv.quiet || mv.order < 0) {
+            return None;
+        }
+        let mut r = reduction(depth, move_count);
+        if kind == NodeKind::Cut {
+            r += CUT_NODE_REDUCTION;
+        }
+        r += i32::from(!pv_node) + i32::from(!node.improving);
+        if mv.order >= KILLER_SCORE {
+            r -= 1;
+        }
+        if mv.check || node.in_check {
+            r -= 1;
+        }
+        if mv.quiet {
+            r -= mv.order / LMR_HISTORY_DIV;
+        }
+        Some(r.clamp(0, depth - 2))
     }
 
     /// Moves the correction of `pos` towards the search result `best` (a
