@@ -1399,3 +1399,62 @@ pub fn format_info(
     }
     lines
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sfen::{parse_move, parse_sfen};
+
+    fn line(pos: &Position, moves: &[&str]) -> Vec<Move> {
+        let mut p = pos.clone();
+        moves
+            .iter()
+            .map(|t| {
+                let m = parse_move(&p, t).unwrap();
+                p = p.play(m);
+                m
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_bound_pv_is_read_on_from_the_table_while_legal_and_new() {
+        let start = parse_sfen(super::super::BENCH_POSITIONS[0]).unwrap();
+        let tt = Tt::new(1);
+        // The table holds the line 7g7f 3c3d 8h2b+ 3a2b 2g2f.
+        let moves = line(&start, &["7g7f", "3c3d", "8h2b+", "3a2b"]);
+        let mut p = start.clone();
+        for &m in &moves {
+            tt.store(p.key(), m, 0, 5, Bound::Exact);
+            p = p.play(m);
+        }
+        let last = parse_move(&p, "2g2f").unwrap();
+        tt.store(p.key(), last, 0, 5, Bound::Exact);
+        let mut pv = vec![moves[0]];
+        extend_pv_from_tt(&tt, &start, &mut pv);
+        // After 2g2f nothing is stored: the line ends there.
+        let mut want = moves.clone();
+        want.push(last);
+        assert_eq!(pv, want);
+
+        // A cycle stops the line before the position repeats.
+        let shuffle = line(&start, &["5i4h", "5a4b", "4h5i", "4b5a"]);
+        let tt = Tt::new(1);
+        let mut p = start.clone();
+        for &m in &shuffle {
+            tt.store(p.key(), m, 0, 5, Bound::Exact);
+            p = p.play(m);
+        }
+        let mut pv = vec![shuffle[0]];
+        extend_pv_from_tt(&tt, &start, &mut pv);
+        assert_eq!(pv, shuffle[..3].to_vec());
+
+        // An illegal table move ends the line.
+        let tt = Tt::new(1);
+        let after = start.play(moves[0]);
+        tt.store(after.key(), moves[0], 0, 5, Bound::Exact);
+        let mut pv = vec![moves[0]];
+        extend_pv_from_tt(&tt, &start, &mut pv);
+        assert_eq!(pv, vec![moves[0]]);
+    }
+}
