@@ -89,6 +89,8 @@ const SEE_KEEPS_CHECKS: bool = false;
 const LMR_BASE: f32 = 0.4;
 const LMR_DIVISOR: f32 = 2.1;
 const LMR_HISTORY_DIV: i32 = 12_000;
+/// Extra late-move reduction of quiet moves when the TT move captures.
+const TT_CAPTURE_REDUCTION: i32 = 1;
 /// Extra late-move reduction at cut nodes (a move that fails low there is
 /// rarely the refutation).
 const CUT_NODE_REDUCTION: i32 = 2;
@@ -254,6 +256,8 @@ struct NodeState {
     depth: i32,
     in_check: bool,
     tt_move: Move,
+    /// Whether the TT move captures.
+    tt_capture: bool,
     /// Static evaluation with the correction history (`-INFINITE` in check).
     corrected_eval: i32,
     /// `corrected_eval`, or a TT bound on the right side of it.
@@ -725,6 +729,7 @@ impl<'a> Worker<'a> {
             depth,
             in_check,
             tt_move,
+            tt_capture: !tt_move.is_none() && captured(pos, tt_move).is_some(),
             corrected_eval,
             static_eval,
             improving,
@@ -995,12 +1000,18 @@ impl<'a> Worker<'a> {
     ) -> Option<i32> {
         let (depth, kind) = (node.depth, node.kind);
         let pv_node = kind == NodeKind::Pv;
-        if depth < 2 || move_count <= 1 + usize::from(pv_node) || !(mv.quiet || mv.order < 0) {
+        if depth < 2
+            || move_count <= 1 + usize::from(pv_node)
+            || !(mv.quiet || mv.order < 0 || !pv_node)
+        {
             return None;
         }
         let mut r = reduction(depth, move_count);
         if kind == NodeKind::Cut {
             r += CUT_NODE_REDUCTION;
+        }
+        if mv.quiet && node.tt_capture {
+            r += TT_CAPTURE_REDUCTION;
         }
         r += i32::from(!pv_node) + i32::from(!node.improving);
         if mv.order >= KILLER_SCORE {
