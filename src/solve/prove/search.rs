@@ -15,7 +15,14 @@
 //!
 //! Move ordering decides only the speed: the move proved (or refuted) last
 //! time first, then the children whose opponent has the fewest legal moves
-//! (the initial proof and disproof numbers of proof-number search).
+//! (the initial proof and disproof numbers of proof-number search; the
+//! count is noted in the table entry once a position has been expanded).
+//! Where one child suffices (a winning move, a refuting move) and the
+//! children's questions reach [`BUDGET_FROM_PLIES`] plies, the children are
+//! tried in rounds with a node budget growing by [`BUDGET_GROWTH`], the
+//! last open child without one: a move whose question is costly to answer
+//! the wrong way no longer delays the right one by a whole refutation. An
+//! interrupted try keeps what it established; nothing unfinished is stored.
 
 use super::table::{BoundTable, Bounds, UNKNOWN};
 use crate::movegen;
@@ -28,6 +35,16 @@ const POLL_NODES: u64 = 1 << 14;
 /// Plies from which a loss node counts its children's replies for the move
 /// ordering (below it the ordering costs more than it saves).
 const ORDER_FROM_PLIES: u32 = 3;
+/// Plies (of the children's question) from which children are tried in
+/// rounds with a node budget.
+pub const BUDGET_FROM_PLIES: u32 = 6;
+/// Largest move count an entry notes exactly (more counts as this many:
+/// the count only orders moves).
+const MAX_MOVES_NOTED: usize = u8::MAX as usize - 1;
+/// Node budget of a child's first try.
+const FIRST_BUDGET: u64 = 64;
+/// Factor by which the budget grows from one round to the next.
+pub const BUDGET_GROWTH: u64 = 8;
 
 /// Why a search gave up: its node budget ran out or it was stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,8 +70,20 @@ pub struct Searcher<'a> {
     pub table: BoundTable,
     /// Nodes searched (positions expanded, each time one is).
     pub nodes: u64,
-    max_nodes: u64,
+    /// The node count at which the innermost budgeted try gives up (the
+    /// whole search's budget outside any try).
+    limit: u64,
+    /// Whether the stop function asked to stop.
+    stopped: bool,
     stop: &'a dyn Fn() -> bool,
+}
+
+/// Outcome of a try of one child within a node budget.
+enum Tried {
+    /// The child's question was answered: yes or no.
+    Answered(bool),
+    /// The budget ran out first (the facts found on the way are kept).
+    OutOfBudget,
 }
 
 impl<'a> Searcher<'a> {
@@ -69,7 +98,8 @@ impl<'a> Searcher<'a> {
             packer,
             table,
             nodes: 0,
-            max_nodes,
+            limit: max_nodes,
+            stopped: false,
             stop,
         }
     }
@@ -82,10 +112,91 @@ impl<'a> Searcher<'a> {
 
     fn count_node(&mut self) -> Result<(), Abort> {
         self.nodes += 1;
-        if self.nodes > self.max_nodes || (self.nodes.is_multiple_of(POLL_NODES) && (self.stop)()) {
+        if self.nodes > self.limit {
+            return Err(Abort);
+        }
+        if self.nodes.is_multiple_of(POLL_NODES) && (self.stop)() {
+            self.stopped = true;
             return Err(Abort);
         }
         Ok(())
+    }
+
+    /// Asks `question` of child `c` within `budget` more nodes (or
+    /// without a budget of its own if `budget` is 0).
+    fn try_child(
+        &mut self,
+        c: &Child,
+        n: u32,
+        budget: u64,
+        question: fn(&mut Self, &Position, u32) -> Result<bool, Abort>,
+    ) -> Result<Tried, Abort> {
+        if budget == 0 {
+            return question(self, &c.pos, n).map(Tried::Answered);
+        }
+        let outer = self.limit;
+        self.limit = outer.min(self.nodes.saturating_add(budget));
+        let result = question(self, &c.pos, n);
+        self.limit = outer;
+        match result {
+            Ok(answer) => Ok(Tried::Answered(answer)),
+            Err(Abort) if self.stopped || self.nodes > outer => Err(Abort),
+            Err(Abort) => Ok(Tried::OutOfBudget),
+        }
+    }
+
+    /// Looks for a child of `order` whose answer to `question` (with `n`
+    /// plies) is `wanted`, trying them in rounds with a growing node budget
+    /// (the last open child without one), so that a child whose question
+    /// is expensive to answer the wrong way delays the others less. Returns
+    /// the index of the child found.
+    fn find_child(
+        &mut self,
+        children: &[Child],
+        mut order: Vec<usize>,
+        n: u32,
+        wanted: bool,
+        question: fn(&mut Self, &Position, u32) -> Result<bool, Abort>,
+    ) -> Result<Option<usize>, Abort> {
+        let mut budget = if n >= BUDGET_FROM_PLIES {
+            FIRST_BUDGET
+        } else {
+            0
+        };
+        while !order.is_empty() {
+            let mut open = Vec::with_capacity(order.len());
+            let last = order.len() == 1;
+            for &i in &order {
+                let b = if last { 0 } else { budget };
+                match self.try_child(&children[i], n, b, question)? {
+                    Tried::Answered(a) if a == wanted => return Ok(Some(i)),
+                    Tried::Answered(_) => {}
+                    Tried::OutOfBudget => open.push(i),
+                }
+            }
+            order = open;
+            budget = budget.saturating_mul(BUDGET_GROWTH);
+        }
+        Ok(None)
+    }
+
+    /// Merges `update` into the entry of `key`, noting its `moves` legal
+    /// moves.
+    fn record(&mut self, key: u64, moves: usize, update: impl FnOnce(&mut Bounds)) {
+        self.table.update(key, |b| {
+            update(b);
+            b.moves = moves.min(MAX_MOVES_NOTED) as u8 + 1;
+        });
+    }
+
+    /// The legal moves of `pos`, whose entry is `b`: noted there, or
+    /// counted.
+    fn replies(b: &Bounds, pos: &Position) -> u32 {
+        if b.moves != 0 {
+            u32::from(b.moves) - 1
+        } else {
+            movegen::count_legal_moves(pos) as u32
+        }
     }
 
     /// The children of `pos`, in legal move order (replies not counted).
@@ -142,7 +253,7 @@ impl<'a> Searcher<'a> {
                 .find(|c| movegen::count_legal_moves(&c.pos) == 0);
             if let Some(c) = stuck {
                 let index = c.index;
-                self.table.update(key, |b| proved_win(b, 1, index));
+                self.record(key, children.len(), |b| proved_win(b, 1, index));
                 return Ok(true);
             }
         } else {
@@ -153,7 +264,7 @@ impl<'a> Searcher<'a> {
                 let b = self.table.get(c.key);
                 if u32::from(b.loss) < n {
                     let index = c.index;
-                    self.table.update(key, |b| proved_win(b, n, index));
+                    self.record(key, children.len(), |b| proved_win(b, n, index));
                     return Ok(true);
                 }
                 *keep = n > u32::from(b.no_loss_below) && b.win == UNKNOWN;
@@ -161,24 +272,24 @@ impl<'a> Searcher<'a> {
                 if *keep {
                     // The ordering's count; a child without a reply is a
                     // win in 1.
-                    c.replies = movegen::count_legal_moves(&c.pos) as u32;
+                    c.replies = Self::replies(&b, &c.pos);
                     if c.replies == 0 {
                         let index = c.index;
-                        self.table.update(key, |b| proved_win(b, 1, index));
+                        self.record(key, children.len(), |b| proved_win(b, 1, index));
                         return Ok(true);
                     }
                 }
             }
-            for i in Self::order(&children, &keep, known.hint) {
-                let c = &children[i];
-                if self.loses(&c.pos, n - 1)? {
-                    self.table.update(key, |b| proved_win(b, n, c.index));
-                    return Ok(true);
-                }
+            let order = Self::order(&children, &keep, known.hint);
+            if let Some(i) = self.find_child(&children, order, n - 1, true, Self::loses)? {
+                let index = children[i].index;
+                self.record(key, children.len(), |b| proved_win(b, n, index));
+                return Ok(true);
             }
         }
-        self.table
-            .update(key, |b| b.no_win_below = b.no_win_below.max(n as u8 + 1));
+        self.record(key, children.len(), |b| {
+            b.no_win_below = b.no_win_below.max(n as u8 + 1)
+        });
         Ok(false)
     }
 
@@ -195,8 +306,9 @@ impl<'a> Searcher<'a> {
         }
         self.count_node()?;
         if n == 0 {
-            let stuck = movegen::count_legal_moves(pos) == 0;
-            self.table.update(key, |b| {
+            let moves = movegen::count_legal_moves(pos);
+            let stuck = moves == 0;
+            self.record(key, moves, |b| {
                 if stuck {
                     proved_loss(b, 0)
                 } else {
@@ -207,7 +319,7 @@ impl<'a> Searcher<'a> {
         }
         let mut children = self.children(pos);
         if children.is_empty() {
-            self.table.update(key, |b| proved_loss(b, 0));
+            self.record(key, children.len(), |b| proved_loss(b, 0));
             return Ok(true);
         }
         // A child already known not won within n - 1 refutes the loss; one
@@ -217,23 +329,22 @@ impl<'a> Searcher<'a> {
             let b = self.table.get(c.key);
             if n - 1 < u32::from(b.no_win_below) || b.loss != UNKNOWN {
                 let index = c.index;
-                self.table.update(key, |b| refuted_loss(b, n, index));
+                self.record(key, children.len(), |b| refuted_loss(b, n, index));
                 return Ok(false);
             }
             *keep = u32::from(b.win) >= n;
             c.refuted = u8::MAX - b.no_win_below;
             if *keep && n >= ORDER_FROM_PLIES {
-                c.replies = movegen::count_legal_moves(&c.pos) as u32;
+                c.replies = Self::replies(&b, &c.pos);
             }
         }
-        for i in Self::order(&children, &keep, known.hint) {
-            let c = &children[i];
-            if !self.wins(&c.pos, n - 1)? {
-                self.table.update(key, |b| refuted_loss(b, n, c.index));
-                return Ok(false);
-            }
+        let order = Self::order(&children, &keep, known.hint);
+        if let Some(i) = self.find_child(&children, order, n - 1, false, Self::wins)? {
+            let index = children[i].index;
+            self.record(key, children.len(), |b| refuted_loss(b, n, index));
+            return Ok(false);
         }
-        self.table.update(key, |b| proved_loss(b, n));
+        self.record(key, children.len(), |b| proved_loss(b, n));
         Ok(true)
     }
 }

@@ -34,6 +34,9 @@ pub struct Bounds {
     /// its mirror image, whose move order differs, so it may point at
     /// another move).
     pub hint: u8,
+    /// Legal moves of the position plus one (0: not noted; an ordering
+    /// aid, never part of a proof).
+    pub moves: u8,
 }
 
 impl Default for Bounds {
@@ -44,6 +47,7 @@ impl Default for Bounds {
             loss: UNKNOWN,
             no_loss_below: 0,
             hint: UNKNOWN,
+            moves: 0,
         }
     }
 }
@@ -71,7 +75,7 @@ impl Bounds {
             self.loss,
             self.no_loss_below,
             self.hint,
-            0,
+            self.moves,
             0,
             0,
         ])
@@ -85,6 +89,7 @@ impl Bounds {
             loss: b[2],
             no_loss_below: b[3],
             hint: b[4],
+            moves: b[5],
         }
     }
 }
