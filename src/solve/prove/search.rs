@@ -78,6 +78,15 @@ pub struct Searcher<'a> {
     stop: &'a dyn Fn() -> bool,
 }
 
+/// Outcome of [`Searcher::find_child`].
+enum Found {
+    /// The index (in the children) of a child with the wanted answer.
+    Child(usize),
+    /// None has it; the move index of the child that took the most nodes
+    /// to answer (the likeliest to have it at a greater depth).
+    None(u8),
+}
+
 /// Outcome of a try of one child within a node budget.
 enum Tried {
     /// The child's question was answered: yes or no.
@@ -148,8 +157,7 @@ impl<'a> Searcher<'a> {
     /// Looks for a child of `order` whose answer to `question` (with `n`
     /// plies) is `wanted`, trying them in rounds with a growing node budget
     /// (the last open child without one), so that a child whose question
-    /// is expensive to answer the wrong way delays the others less. Returns
-    /// the index of the child found.
+    /// is expensive to answer the wrong way delays the others less.
     fn find_child(
         &mut self,
         children: &[Child],
@@ -157,19 +165,23 @@ impl<'a> Searcher<'a> {
         n: u32,
         wanted: bool,
         question: fn(&mut Self, &Position, u32) -> Result<bool, Abort>,
-    ) -> Result<Option<usize>, Abort> {
+    ) -> Result<Found, Abort> {
         let mut budget = if n >= BUDGET_FROM_PLIES {
             FIRST_BUDGET
         } else {
             0
         };
+        let mut spent = vec![0u64; children.len()];
         while !order.is_empty() {
             let mut open = Vec::with_capacity(order.len());
             let last = order.len() == 1;
             for &i in &order {
                 let b = if last { 0 } else { budget };
-                match self.try_child(&children[i], n, b, question)? {
-                    Tried::Answered(a) if a == wanted => return Ok(Some(i)),
+                let before = self.nodes;
+                let tried = self.try_child(&children[i], n, b, question)?;
+                spent[i] += self.nodes - before;
+                match tried {
+                    Tried::Answered(a) if a == wanted => return Ok(Found::Child(i)),
                     Tried::Answered(_) => {}
                     Tried::OutOfBudget => open.push(i),
                 }
@@ -177,7 +189,8 @@ impl<'a> Searcher<'a> {
             order = open;
             budget = budget.saturating_mul(BUDGET_GROWTH);
         }
-        Ok(None)
+        let hardest = (0..children.len()).max_by_key(|&i| spent[i]);
+        Ok(Found::None(hardest.map_or(UNKNOWN, |i| children[i].index)))
     }
 
     /// Merges `update` into the entry of `key`, noting its `moves` legal
@@ -246,6 +259,7 @@ impl<'a> Searcher<'a> {
         }
         self.count_node()?;
         let mut children = self.children(pos);
+        let mut hardest = UNKNOWN;
         if n < 3 {
             // Below 3 plies only a win in 1 exists (win distances are odd).
             let stuck = children
@@ -281,14 +295,20 @@ impl<'a> Searcher<'a> {
                 }
             }
             let order = Self::order(&children, &keep, known.hint);
-            if let Some(i) = self.find_child(&children, order, n - 1, true, Self::loses)? {
-                let index = children[i].index;
-                self.record(key, children.len(), |b| proved_win(b, n, index));
-                return Ok(true);
+            match self.find_child(&children, order, n - 1, true, Self::loses)? {
+                Found::Child(i) => {
+                    let index = children[i].index;
+                    self.record(key, children.len(), |b| proved_win(b, n, index));
+                    return Ok(true);
+                }
+                Found::None(hint) => hardest = hint,
             }
         }
         self.record(key, children.len(), |b| {
-            b.no_win_below = b.no_win_below.max(n as u8 + 1)
+            b.no_win_below = b.no_win_below.max(n as u8 + 1);
+            if hardest != UNKNOWN {
+                b.hint = hardest;
+            }
         });
         Ok(false)
     }
@@ -339,13 +359,22 @@ impl<'a> Searcher<'a> {
             }
         }
         let order = Self::order(&children, &keep, known.hint);
-        if let Some(i) = self.find_child(&children, order, n - 1, false, Self::wins)? {
-            let index = children[i].index;
-            self.record(key, children.len(), |b| refuted_loss(b, n, index));
-            return Ok(false);
+        match self.find_child(&children, order, n - 1, false, Self::wins)? {
+            Found::Child(i) => {
+                let index = children[i].index;
+                self.record(key, children.len(), |b| refuted_loss(b, n, index));
+                Ok(false)
+            }
+            Found::None(hardest) => {
+                self.record(key, children.len(), |b| {
+                    proved_loss(b, n);
+                    if hardest != UNKNOWN {
+                        b.hint = hardest;
+                    }
+                });
+                Ok(true)
+            }
         }
-        self.record(key, children.len(), |b| proved_loss(b, n));
-        Ok(true)
     }
 }
 
