@@ -91,7 +91,8 @@ enum Found {
     /// The index (in the children) of a child with the wanted answer.
     Child(usize),
     /// None has it; the move index of the child that took the most nodes
-    /// to answer (the likeliest to have it at a greater depth).
+    /// to answer (the likeliest to have it at a greater depth; of equals,
+    /// the last).
     None(u8),
 }
 

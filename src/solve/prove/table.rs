@@ -34,8 +34,10 @@ pub struct Bounds {
     /// its mirror image, whose move order differs, so it may point at
     /// another move).
     pub hint: u8,
-    /// Legal moves of the position plus one (0: not noted; an ordering
-    /// aid, never part of a proof).
+    /// Legal moves of the position plus one, as counted when it was
+    /// expanded (0: not noted; saturates at `u8::MAX`). It orders moves,
+    /// and a noted 0 legal moves (stored as 1) is exact, as counting them
+    /// again would be.
     pub moves: u8,
 }
 
