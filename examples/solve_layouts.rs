@@ -229,7 +229,9 @@ fn main() {
          (`src/solve/`) by one rule (`src/solve/hybrid.rs`): *retrograde* analysis over every \
          position reachable from it when that set has at most {RETROGRADE_MAX_POSITIONS} \
          positions; otherwise an exact *forward* proof (a depth-bounded AND/OR search deepened \
-         ply by ply, no pruning, `src/solve/prove/`), which proves decisive values only; and if \
+         ply by ply, no pruning; the children of a node are tried in rounds with a growing \
+         node budget, which orders them and decides nothing, `src/solve/prove/`), which proves \
+         decisive values only; and if \
          that proved nothing, the retrograde analysis with a 4 GiB bound. Rules: the rules \
          core's 3x3 rules (promotion zone = the far rank, forced promotion and dead drops, 二歩, \
          打ち歩詰め; no legal move = loss). A decisive value holds whatever the repetition rule; \

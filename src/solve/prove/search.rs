@@ -15,7 +15,15 @@
 //!
 //! Move ordering decides only the speed: the move proved (or refuted) last
 //! time first, then the children whose opponent has the fewest legal moves
-//! (the initial proof and disproof numbers of proof-number search).
+//! (the initial proof and disproof numbers of proof-number search; the
+//! count is noted in the table entry once a position has been expanded).
+//! Where one child suffices (a winning move, a refuting move) and the
+//! children's questions reach [`WIN_BUDGET_FROM_PLIES`] plies (looking for
+//! a win) or [`REFUTE_BUDGET_FROM_PLIES`] (a refutation), the children are
+//! tried in rounds with a node budget growing by [`BUDGET_GROWTH`], the
+//! last open child without one: a move whose question is costly to answer
+//! the wrong way no longer delays the right one by a whole refutation. An
+//! interrupted try keeps what it established; nothing unfinished is stored.
 
 use super::table::{BoundTable, Bounds, UNKNOWN};
 use crate::movegen;
@@ -28,6 +36,19 @@ const POLL_NODES: u64 = 1 << 14;
 /// Plies from which a loss node counts its children's replies for the move
 /// ordering (below it the ordering costs more than it saves).
 const ORDER_FROM_PLIES: u32 = 3;
+/// Plies of the children's question from which a node looking for a
+/// refuting move tries its children in rounds with a node budget.
+pub const REFUTE_BUDGET_FROM_PLIES: u32 = 6;
+/// The same for a node looking for a winning move (measured: later than
+/// for refutations, No.37 8.3 M nodes with 6, 7.0 M with 10).
+pub const WIN_BUDGET_FROM_PLIES: u32 = 10;
+/// Largest move count an entry notes exactly (more counts as this many:
+/// the count only orders moves).
+const MAX_MOVES_NOTED: usize = u8::MAX as usize - 1;
+/// Node budget of a child's first try.
+const FIRST_BUDGET: u64 = 64;
+/// Factor by which the budget grows from one round to the next.
+pub const BUDGET_GROWTH: u64 = 8;
 
 /// Why a search gave up: its node budget ran out or it was stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,6 +65,10 @@ struct Child {
     /// How deep the child's table entry says the question asked of it has
     /// been refuted (smaller: more promising); set while probing.
     refuted: u8,
+    /// Whether the child is still to be searched (set while probing).
+    keep: bool,
+    /// Nodes spent on the child's question so far.
+    spent: u64,
 }
 
 /// The search state: the table, the counters and the limits.
@@ -53,8 +78,30 @@ pub struct Searcher<'a> {
     pub table: BoundTable,
     /// Nodes searched (positions expanded, each time one is).
     pub nodes: u64,
-    max_nodes: u64,
+    /// The node count at which the innermost budgeted try gives up (the
+    /// whole search's budget outside any try).
+    limit: u64,
+    /// Whether the stop function asked to stop.
+    stopped: bool,
     stop: &'a dyn Fn() -> bool,
+}
+
+/// Outcome of [`Searcher::find_child`].
+enum Found {
+    /// The index (in the children) of a child with the wanted answer.
+    Child(usize),
+    /// None has it; the move index of the child that took the most nodes
+    /// to answer (the likeliest to have it at a greater depth; of equals,
+    /// the last).
+    None(u8),
+}
+
+/// Outcome of a try of one child within a node budget.
+enum Tried {
+    /// The child's question was answered: yes or no.
+    Answered(bool),
+    /// The budget ran out first (the facts found on the way are kept).
+    OutOfBudget,
 }
 
 impl<'a> Searcher<'a> {
@@ -69,7 +116,8 @@ impl<'a> Searcher<'a> {
             packer,
             table,
             nodes: 0,
-            max_nodes,
+            limit: max_nodes,
+            stopped: false,
             stop,
         }
     }
@@ -82,10 +130,99 @@ impl<'a> Searcher<'a> {
 
     fn count_node(&mut self) -> Result<(), Abort> {
         self.nodes += 1;
-        if self.nodes > self.max_nodes || (self.nodes.is_multiple_of(POLL_NODES) && (self.stop)()) {
+        if self.nodes > self.limit {
+            return Err(Abort);
+        }
+        if self.nodes.is_multiple_of(POLL_NODES) && (self.stop)() {
+            self.stopped = true;
             return Err(Abort);
         }
         Ok(())
+    }
+
+    /// Asks `question` of child `c` within `budget` more nodes (or
+    /// without a budget of its own if `budget` is 0).
+    fn try_child(
+        &mut self,
+        c: &Child,
+        n: u32,
+        budget: u64,
+        question: fn(&mut Self, &Position, u32) -> Result<bool, Abort>,
+    ) -> Result<Tried, Abort> {
+        if budget == 0 {
+            return question(self, &c.pos, n).map(Tried::Answered);
+        }
+        let outer = self.limit;
+        self.limit = outer.min(self.nodes.saturating_add(budget));
+        let result = question(self, &c.pos, n);
+        self.limit = outer;
+        match result {
+            Ok(answer) => Ok(Tried::Answered(answer)),
+            Err(Abort) if self.stopped || self.nodes > outer => Err(Abort),
+            Err(Abort) => Ok(Tried::OutOfBudget),
+        }
+    }
+
+    /// Looks for a child of `order` whose answer to `question` (with `n`
+    /// plies) is `wanted`, trying them in rounds with a growing node budget
+    /// (the last open child without one), so that a child whose question
+    /// is expensive to answer the wrong way delays the others less.
+    fn find_child(
+        &mut self,
+        children: &mut [Child],
+        mut order: Vec<usize>,
+        n: u32,
+        wanted: bool,
+        question: fn(&mut Self, &Position, u32) -> Result<bool, Abort>,
+    ) -> Result<Found, Abort> {
+        let from = if wanted {
+            WIN_BUDGET_FROM_PLIES
+        } else {
+            REFUTE_BUDGET_FROM_PLIES
+        };
+        let mut budget = if n >= from { FIRST_BUDGET } else { 0 };
+        while !order.is_empty() {
+            let last = order.len() == 1;
+            let mut open = 0;
+            for j in 0..order.len() {
+                let i = order[j];
+                let b = if last { 0 } else { budget };
+                let before = self.nodes;
+                let tried = self.try_child(&children[i], n, b, question)?;
+                children[i].spent += self.nodes - before;
+                match tried {
+                    Tried::Answered(a) if a == wanted => return Ok(Found::Child(i)),
+                    Tried::Answered(_) => {}
+                    Tried::OutOfBudget => {
+                        order[open] = i;
+                        open += 1;
+                    }
+                }
+            }
+            order.truncate(open);
+            budget = budget.saturating_mul(BUDGET_GROWTH);
+        }
+        let hardest = (0..children.len()).max_by_key(|&i| children[i].spent);
+        Ok(Found::None(hardest.map_or(UNKNOWN, |i| children[i].index)))
+    }
+
+    /// Merges `update` into the entry of `key`, noting its `moves` legal
+    /// moves.
+    fn record(&mut self, key: u64, moves: usize, update: impl FnOnce(&mut Bounds)) {
+        self.table.update(key, |b| {
+            update(b);
+            b.moves = moves.min(MAX_MOVES_NOTED) as u8 + 1;
+        });
+    }
+
+    /// The legal moves of `pos`, whose entry is `b`: noted there, or
+    /// counted.
+    fn replies(b: &Bounds, pos: &Position) -> u32 {
+        if b.moves != 0 {
+            u32::from(b.moves) - 1
+        } else {
+            movegen::count_legal_moves(pos) as u32
+        }
     }
 
     /// The children of `pos`, in legal move order (replies not counted).
@@ -101,6 +238,8 @@ impl<'a> Searcher<'a> {
                     key: self.packer.pack(&child),
                     replies: 0,
                     refuted: 0,
+                    keep: true,
+                    spent: 0,
                     pos: child,
                 }
             })
@@ -109,9 +248,9 @@ impl<'a> Searcher<'a> {
 
     /// The indices of the children still to search, the hinted one first,
     /// then the others by fewest replies (sorting indices, not positions).
-    fn order(children: &[Child], keep: &[bool], hint: u8) -> Vec<usize> {
+    fn order(children: &[Child], hint: u8) -> Vec<usize> {
         // Then by how deep the child's question was refuted before.
-        let mut order: Vec<usize> = (0..children.len()).filter(|&i| keep[i]).collect();
+        let mut order: Vec<usize> = (0..children.len()).filter(|&i| children[i].keep).collect();
         order.sort_by_key(|&i| {
             let c = &children[i];
             (c.index != hint, c.replies, c.refuted)
@@ -135,6 +274,7 @@ impl<'a> Searcher<'a> {
         }
         self.count_node()?;
         let mut children = self.children(pos);
+        let mut hardest = UNKNOWN;
         if n < 3 {
             // Below 3 plies only a win in 1 exists (win distances are odd).
             let stuck = children
@@ -142,43 +282,48 @@ impl<'a> Searcher<'a> {
                 .find(|c| movegen::count_legal_moves(&c.pos) == 0);
             if let Some(c) = stuck {
                 let index = c.index;
-                self.table.update(key, |b| proved_win(b, 1, index));
+                self.record(key, children.len(), |b| proved_win(b, 1, index));
                 return Ok(true);
             }
         } else {
             // A child already known lost within n - 1 proves the win; one
             // known to survive n - 1 plies cannot, and is left out.
-            let mut keep = vec![true; children.len()];
-            for (c, keep) in children.iter_mut().zip(&mut keep) {
+            for c in children.iter_mut() {
                 let b = self.table.get(c.key);
                 if u32::from(b.loss) < n {
                     let index = c.index;
-                    self.table.update(key, |b| proved_win(b, n, index));
+                    self.record(key, children.len(), |b| proved_win(b, n, index));
                     return Ok(true);
                 }
-                *keep = n > u32::from(b.no_loss_below) && b.win == UNKNOWN;
+                c.keep = n > u32::from(b.no_loss_below) && b.win == UNKNOWN;
                 c.refuted = b.no_loss_below;
-                if *keep {
+                if c.keep {
                     // The ordering's count; a child without a reply is a
                     // win in 1.
-                    c.replies = movegen::count_legal_moves(&c.pos) as u32;
+                    c.replies = Self::replies(&b, &c.pos);
                     if c.replies == 0 {
                         let index = c.index;
-                        self.table.update(key, |b| proved_win(b, 1, index));
+                        self.record(key, children.len(), |b| proved_win(b, 1, index));
                         return Ok(true);
                     }
                 }
             }
-            for i in Self::order(&children, &keep, known.hint) {
-                let c = &children[i];
-                if self.loses(&c.pos, n - 1)? {
-                    self.table.update(key, |b| proved_win(b, n, c.index));
+            let order = Self::order(&children, known.hint);
+            match self.find_child(&mut children, order, n - 1, true, Self::loses)? {
+                Found::Child(i) => {
+                    let index = children[i].index;
+                    self.record(key, children.len(), |b| proved_win(b, n, index));
                     return Ok(true);
                 }
+                Found::None(hint) => hardest = hint,
             }
         }
-        self.table
-            .update(key, |b| b.no_win_below = b.no_win_below.max(n as u8 + 1));
+        self.record(key, children.len(), |b| {
+            b.no_win_below = b.no_win_below.max(n as u8 + 1);
+            if hardest != UNKNOWN {
+                b.hint = hardest;
+            }
+        });
         Ok(false)
     }
 
@@ -195,8 +340,9 @@ impl<'a> Searcher<'a> {
         }
         self.count_node()?;
         if n == 0 {
-            let stuck = movegen::count_legal_moves(pos) == 0;
-            self.table.update(key, |b| {
+            let moves = movegen::count_legal_moves(pos);
+            let stuck = moves == 0;
+            self.record(key, moves, |b| {
                 if stuck {
                     proved_loss(b, 0)
                 } else {
@@ -207,34 +353,41 @@ impl<'a> Searcher<'a> {
         }
         let mut children = self.children(pos);
         if children.is_empty() {
-            self.table.update(key, |b| proved_loss(b, 0));
+            self.record(key, children.len(), |b| proved_loss(b, 0));
             return Ok(true);
         }
         // A child already known not won within n - 1 refutes the loss; one
         // known won within n - 1 needs no search.
-        let mut keep = vec![true; children.len()];
-        for (c, keep) in children.iter_mut().zip(&mut keep) {
+        for c in children.iter_mut() {
             let b = self.table.get(c.key);
             if n - 1 < u32::from(b.no_win_below) || b.loss != UNKNOWN {
                 let index = c.index;
-                self.table.update(key, |b| refuted_loss(b, n, index));
+                self.record(key, children.len(), |b| refuted_loss(b, n, index));
                 return Ok(false);
             }
-            *keep = u32::from(b.win) >= n;
+            c.keep = u32::from(b.win) >= n;
             c.refuted = u8::MAX - b.no_win_below;
-            if *keep && n >= ORDER_FROM_PLIES {
-                c.replies = movegen::count_legal_moves(&c.pos) as u32;
+            if c.keep && n >= ORDER_FROM_PLIES {
+                c.replies = Self::replies(&b, &c.pos);
             }
         }
-        for i in Self::order(&children, &keep, known.hint) {
-            let c = &children[i];
-            if !self.wins(&c.pos, n - 1)? {
-                self.table.update(key, |b| refuted_loss(b, n, c.index));
-                return Ok(false);
+        let order = Self::order(&children, known.hint);
+        match self.find_child(&mut children, order, n - 1, false, Self::wins)? {
+            Found::Child(i) => {
+                let index = children[i].index;
+                self.record(key, children.len(), |b| refuted_loss(b, n, index));
+                Ok(false)
+            }
+            Found::None(hardest) => {
+                self.record(key, children.len(), |b| {
+                    proved_loss(b, n);
+                    if hardest != UNKNOWN {
+                        b.hint = hardest;
+                    }
+                });
+                Ok(true)
             }
         }
-        self.table.update(key, |b| proved_loss(b, n));
-        Ok(true)
     }
 }
 

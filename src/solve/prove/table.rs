@@ -34,6 +34,11 @@ pub struct Bounds {
     /// its mirror image, whose move order differs, so it may point at
     /// another move).
     pub hint: u8,
+    /// Legal moves of the position plus one, as counted when it was
+    /// expanded (0: not noted; saturates at `u8::MAX`). It orders moves,
+    /// and a noted 0 legal moves (stored as 1) is exact, as counting them
+    /// again would be.
+    pub moves: u8,
 }
 
 impl Default for Bounds {
@@ -44,6 +49,7 @@ impl Default for Bounds {
             loss: UNKNOWN,
             no_loss_below: 0,
             hint: UNKNOWN,
+            moves: 0,
         }
     }
 }
@@ -71,7 +77,7 @@ impl Bounds {
             self.loss,
             self.no_loss_below,
             self.hint,
-            0,
+            self.moves,
             0,
             0,
         ])
@@ -85,6 +91,7 @@ impl Bounds {
             loss: b[2],
             no_loss_below: b[3],
             hint: b[4],
+            moves: b[5],
         }
     }
 }
