@@ -91,6 +91,8 @@ const LMR_DIVISOR: f32 = 2.1;
 const LMR_HISTORY_DIV: i32 = 12_000;
 /// Extra late-move reduction of quiet moves when the TT move captures.
 const TT_CAPTURE_REDUCTION: i32 = 1;
+/// Whether a node whose null move was mated is searched one ply deeper.
+const MATE_THREAT_EXTENSION: bool = true;
 /// Extra late-move reduction at cut nodes (a move that fails low there is
 /// rarely the refutation).
 const CUT_NODE_REDUCTION: i32 = 2;
@@ -230,6 +232,9 @@ pub struct Stack {
     pub killers: [Move; 2],
     /// Whether a null move led here (no second null move in a row).
     pub after_null: bool,
+    /// Whether the null move of this node was mated (the opponent
+    /// threatens mate).
+    pub mate_threat: bool,
 }
 
 impl Default for Stack {
@@ -241,6 +246,7 @@ impl Default for Stack {
             current_slot: 0,
             killers: [Move::NONE; 2],
             after_null: false,
+            mate_threat: false,
         }
     }
 }
@@ -597,8 +603,7 @@ impl<'a> Worker<'a> {
             return v;
         }
         let in_check = pos.in_check();
-        // Check extension, bounded so that chains of checks cannot run away.
-        if in_check && ply < (2 * self.current_depth as usize).min(MAX_PLY / 2) {
+        if in_check && self.may_extend(ply) {
             depth += 1;
         }
         if depth <= 0 {
@@ -626,11 +631,16 @@ impl<'a> Worker<'a> {
         let mut node = self.node_state(pos, key, kind, ply, depth, tt_move, tt_hit);
 
         // Steps 4-6. Pruning before the moves.
+        self.stack[ply].mate_threat = false;
         if kind != NodeKind::Pv
             && !in_check
             && let Some(v) = self.prune_node(pos, &node, alpha, beta)
         {
             return v;
+        }
+        // A mate threat seen by the null move extends the node.
+        if MATE_THREAT_EXTENSION && self.stack[ply].mate_threat && self.may_extend(ply) {
+            node.depth += 1;
         }
 
         // Step 7. Internal iterative reduction.
@@ -660,6 +670,13 @@ impl<'a> Worker<'a> {
             self.sh.tt.store(key, best_move, score, node.depth, bound);
         }
         best
+    }
+
+    /// Whether a node at `ply` may be extended (check and mate-threat
+    /// extensions), bounded so that chains of them cannot run away.
+    #[inline]
+    fn may_extend(&self, ply: usize) -> bool {
+        ply < (2 * self.current_depth as usize).min(MAX_PLY / 2)
     }
 
     /// Step 1's bookkeeping once the node is searched at full width: the
@@ -1110,6 +1127,9 @@ impl<'a> Worker<'a> {
         self.stack[ply + 1].after_null = false;
         if self.stopped {
             return None;
+        }
+        if v <= -MATE_BOUND {
+            self.stack[ply].mate_threat = true;
         }
         (v >= beta).then_some(if v >= MATE_BOUND { beta } else { v })
     }
