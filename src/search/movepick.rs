@@ -1,6 +1,7 @@
-//! Move ordering: every generated move gets a score, then the moves are
-//! taken best first — picked one by one for the first few (a cutoff usually
-//! comes early), the rest sorted once.
+//! Move ordering: the generated moves get a score (at a full-width node
+//! with a legal TT move, only once the TT move has not cut), then the moves
+//! are taken best first — picked one by one for the first few (a cutoff
+//! usually comes early), the rest sorted once.
 //!
 //! Order (the stages of a staged picker, as scores): the TT move; good
 //! captures (static exchange not losing) by victim value, attacker value and
@@ -118,8 +119,11 @@ impl ScoredMoves {
     /// Puts `tt_move` first if it is in `list`, without scoring the other
     /// moves (a cutoff by the TT move makes their scores useless); then
     /// [`score_rest`](Self::score_rest) must score them before move 1 is
-    /// taken. Returns whether the TT move was found. The order handed out
-    /// is the same as after [`score_all`](Self::score_all).
+    /// taken. Returns whether the TT move was found. The TT move goes out
+    /// first as after [`score_all`](Self::score_all) (its score is the
+    /// largest, so `pick(0)` keeps it in place whatever stale scores the
+    /// others hold); the others are ordered by the history as it stands
+    /// when they are scored.
     pub fn tt_move_first(&mut self, tt_move: Move) -> bool {
         self.len = self.list.len();
         if tt_move.is_none() {

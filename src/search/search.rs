@@ -257,12 +257,14 @@ struct NodeState {
     key: u64,
     kind: NodeKind,
     ply: usize,
-    /// Depth left (after the check extension and the internal iterative
-    /// reduction).
+    /// Depth left: after the check extension; the pruning of steps 4-6
+    /// sees it before the mate-threat extension and the internal iterative
+    /// reduction, the moves after them.
     depth: i32,
     in_check: bool,
     tt_move: Move,
-    /// Whether the TT move captures.
+    /// Whether the TT move is legal here and captures (set by the move
+    /// loop once the moves are generated).
     tt_capture: bool,
     /// Static evaluation with the correction history (`-INFINITE` in check).
     corrected_eval: i32,
@@ -658,6 +660,11 @@ impl<'a> Worker<'a> {
         let Some((best, best_move)) = self.move_loop(pos, &node, &check_info, alpha, beta) else {
             return 0;
         };
+        if best == -INFINITE {
+            // No move searched (never: the first move is not pruned and the
+            // candidate selection keeps one). Defensive: fail low, unstored.
+            return alpha;
+        }
 
         // Step 14. Store; the correction history learns from the result.
         let bound = Bound::of(best, alpha, beta);
@@ -746,7 +753,7 @@ impl<'a> Worker<'a> {
             depth,
             in_check,
             tt_move,
-            tt_capture: !tt_move.is_none() && captured(pos, tt_move).is_some(),
+            tt_capture: false,
             corrected_eval,
             static_eval,
             improving,
@@ -842,9 +849,12 @@ impl<'a> Worker<'a> {
         beta: i32,
     ) -> Option<(i32, Move)> {
         let ply = node.ply;
+        let mut node = *node;
         let hints = self.order_hints(pos, ply, node.tt_move);
         // The other moves are scored only if the TT move does not cut.
         let mut unscored = self.moves[ply].tt_move_first(node.tt_move);
+        // Only a TT move found among the legal moves counts.
+        node.tt_capture = unscored && captured(pos, node.tt_move).is_some();
         if !unscored {
             self.moves[ply].score_all(pos, &hints, &self.history);
         }
@@ -888,13 +898,13 @@ impl<'a> Worker<'a> {
             move_count += 1;
 
             // Step 11. Pruning at shallow depth.
-            if best > -MATE_BOUND && self.prune_move(pos, node, &mv, move_count, alpha) {
+            if best > -MATE_BOUND && self.prune_move(pos, &node, &mv, move_count, alpha) {
                 continue;
             }
 
             // Step 12. Make the move; late-move reductions; PVS.
             let child = self.make(pos, m, ply, mv.check);
-            let score = self.search_move(&child, node, &mv, move_count, alpha, beta);
+            let score = self.search_move(&child, &node, &mv, move_count, alpha, beta);
             if self.stopped {
                 return None;
             }
@@ -920,8 +930,6 @@ impl<'a> Worker<'a> {
                 n_quiets += 1;
             }
         }
-        // The first move is never pruned and the candidate selection keeps
-        // at least one: some move was searched.
         debug_assert!(move_count > 0);
         Some((best, best_move))
     }
@@ -1176,13 +1184,10 @@ impl<'a> Worker<'a> {
                 let rm = &mut self.root_moves[i];
                 rm.score = score;
                 rm.seldepth = self.seldepth;
-                if exact || pv.len() >= rm.pv.len() {
-                    rm.pv = pv;
-                }
+                // A bound's line may stop where the child failed: a line
+                // of one move is read on from the table (Stockfish's rule).
+                rm.pv = if exact || pv.len() >= 2 { pv } else { vec![m] };
                 if !exact {
-                    // A bound's line stops where the child failed: the
-                    // first move's last exact line is kept, a new move's
-                    // line is read on from the table.
                     extend_pv_from_tt(self.sh.tt, pos, &mut rm.pv);
                 }
             }

@@ -3,7 +3,8 @@
 //! [`budget`] turns the `go` limits and the time options into two numbers,
 //! both counted from [`super::Control::clock_start`]:
 //! - `optimum`: no new iteration starts after this (the search may stop
-//!   earlier when more time is unlikely to help);
+//!   earlier when more time is unlikely to help); with main time it is a
+//!   target that [`Stability`] scales by how steady the best move is;
 //! - `maximum`: a running iteration is abandoned here. It never lies past the
 //!   point where the move would be late: remaining time + byoyomi (+ the
 //!   increment, which USI GUIs add at the start of the move) minus
@@ -37,13 +38,17 @@ pub const DEFAULT_MOVE_MS: u64 = 10_000;
 /// The time one move may use, in milliseconds from the clock start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// Do not start a new iteration after this.
+    /// Do not start a new iteration after this (scaled by [`Stability`]
+    /// unless `use_all`).
     pub optimum: u64,
     /// Abort the search at this point.
     pub maximum: u64,
     /// Whether unused time is lost (byoyomi, movetime): then the search
     /// keeps iterating until `optimum` instead of stopping early.
     pub use_all: bool,
+    /// Least optimum that [`Stability`] may scale down to
+    /// (`MinimumThinkingTime`, within `maximum`).
+    pub floor: u64,
 }
 
 /// `total` minus `delay`, or half of `total` when the delay would leave less
@@ -99,6 +104,7 @@ pub fn budget(
             optimum: t,
             maximum: t,
             use_all: true,
+            floor: t,
         });
     }
     let (time, inc) = match us {
@@ -113,6 +119,7 @@ pub fn budget(
                 optimum: DEFAULT_MOVE_MS,
                 maximum: DEFAULT_MOVE_MS,
                 use_all: true,
+                floor: DEFAULT_MOVE_MS,
             });
         }
         return None;
@@ -128,6 +135,7 @@ pub fn budget(
             optimum: t,
             maximum: t,
             use_all: true,
+            floor: t,
         });
     }
     let usable_byoyomi = if byoyomi > 0 {
@@ -148,6 +156,7 @@ pub fn budget(
         optimum,
         maximum,
         use_all: false,
+        floor: options.minimum_thinking_time.min(maximum),
     })
 }
 
@@ -159,8 +168,10 @@ const CHANGE_DECAY: f64 = 0.5;
 const SETTLED_ITERATIONS: u32 = 4;
 /// Factor of the optimum time once the best move has settled.
 const SETTLED_FACTOR: f64 = 0.7;
-/// Bounds of the factor [`Stability::scale`] gives.
+/// Least factor [`Stability::scale`] gives (a guard: the settled factor
+/// alone stays above it).
 const SCALE_MIN: f64 = 0.5;
+/// Largest factor [`Stability::scale`] gives.
 const SCALE_MAX: f64 = 2.5;
 
 /// How steady the best move of the iterations has been: the optimum time
@@ -201,13 +212,15 @@ impl Stability {
         ((1.0 + CHANGE_WEIGHT * self.changes) * settled).clamp(SCALE_MIN, SCALE_MAX)
     }
 
-    /// `budget`'s optimum scaled by [`scale`](Self::scale), at most its
-    /// maximum (a budget that uses all its time keeps its optimum).
+    /// `budget`'s optimum scaled by [`scale`](Self::scale), within its
+    /// floor and maximum (a budget that uses all its time keeps its
+    /// optimum).
     pub fn optimum(&self, budget: &Budget) -> u64 {
         if budget.use_all {
             return budget.optimum;
         }
-        ((budget.optimum as f64 * self.scale()) as u64).clamp(1, budget.maximum)
+        let floor = budget.floor.clamp(1, budget.maximum);
+        ((budget.optimum as f64 * self.scale()) as u64).clamp(floor, budget.maximum)
     }
 }
 
@@ -318,6 +331,7 @@ mod tests {
             optimum: 1000,
             maximum: 3000,
             use_all: false,
+            floor: 0,
         };
         let mut s = Stability::default();
         s.update(1);
@@ -335,8 +349,13 @@ mod tests {
         c.update(3);
         assert_eq!(c.optimum(&b), 2250);
         c.update(4);
-        // 1 + 2.125 changes, capped at SCALE_MAX.
+        // 1 + 1.625 changes, capped at SCALE_MAX.
         assert_eq!(c.optimum(&b), 2500);
+        // Never past the maximum, never below the floor.
+        let tight = Budget { maximum: 2000, ..b };
+        assert_eq!(c.optimum(&tight), 2000);
+        let floored = Budget { floor: 900, ..b };
+        assert_eq!(s.optimum(&floored), 900);
         let all = Budget { use_all: true, ..b };
         assert_eq!(c.optimum(&all), 1000);
     }
