@@ -68,7 +68,7 @@
 use crate::entering_king::{EnteringKingRule, can_declare, try_rule_move};
 use crate::eval::{EvalKind, Evaluator, Weights};
 use crate::game::Game;
-use crate::movegen::{is_legal, legal_moves};
+use crate::movegen::legal_moves;
 use crate::moves::{Move, MoveList};
 use crate::types::Color;
 use crossbeam_channel::Sender;
@@ -628,11 +628,9 @@ impl Searcher {
             score
         };
         let ponder = best.pv.get(1).copied().or_else(|| {
-            let child = pos.play(best.mv);
-            self.tt
-                .probe(child.key())
-                .map(|e| e.mv)
-                .filter(|&m| !m.is_none() && is_legal(&child, m))
+            let mut line = vec![best.mv];
+            search::extend_pv_from_tt(&self.tt, pos, &mut line, 2);
+            line.get(1).copied()
         });
         let resign = options.resign_value > 0 && depth > 0 && score < -options.resign_value;
         let final_line = if resign {

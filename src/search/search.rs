@@ -1188,7 +1188,7 @@ impl<'a> Worker<'a> {
                 // of one move is read on from the table (Stockfish's rule).
                 rm.pv = if exact || pv.len() >= 2 { pv } else { vec![m] };
                 if !exact {
-                    extend_pv_from_tt(self.sh.tt, pos, &mut rm.pv);
+                    extend_pv_from_tt(self.sh.tt, pos, &mut rm.pv, TT_PV_MAX);
                 }
             }
             best = best.max(score);
@@ -1369,19 +1369,19 @@ impl<'a> Worker<'a> {
     }
 }
 
-/// Longest line [`extend_pv_from_tt`] makes.
+/// Longest root line [`extend_pv_from_tt`] makes for a bound.
 const TT_PV_MAX: usize = 32;
 
 /// Extends `pv` (legal from `pos`) with the table's moves while they are
-/// legal and no position repeats, up to [`TT_PV_MAX`] moves.
-fn extend_pv_from_tt(tt: &Tt, pos: &Position, pv: &mut Vec<Move>) {
+/// legal and no position repeats, up to `max_len` moves.
+pub fn extend_pv_from_tt(tt: &Tt, pos: &Position, pv: &mut Vec<Move>, max_len: usize) {
     let mut p = pos.clone();
     let mut seen = vec![p.key()];
     for &m in pv.iter() {
         p = p.play(m);
         seen.push(p.key());
     }
-    while pv.len() < TT_PV_MAX {
+    while pv.len() < max_len {
         let Some(e) = tt.probe(p.key()) else {
             return;
         };
@@ -1467,7 +1467,7 @@ mod tests {
         let last = parse_move(&p, "2g2f").unwrap();
         tt.store(p.key(), last, 0, 5, Bound::Exact);
         let mut pv = vec![moves[0]];
-        extend_pv_from_tt(&tt, &start, &mut pv);
+        extend_pv_from_tt(&tt, &start, &mut pv, TT_PV_MAX);
         // After 2g2f nothing is stored: the line ends there.
         let mut want = moves.clone();
         want.push(last);
@@ -1482,7 +1482,7 @@ mod tests {
             p = p.play(m);
         }
         let mut pv = vec![shuffle[0]];
-        extend_pv_from_tt(&tt, &start, &mut pv);
+        extend_pv_from_tt(&tt, &start, &mut pv, TT_PV_MAX);
         assert_eq!(pv, shuffle[..3].to_vec());
 
         // An illegal table move ends the line.
@@ -1490,7 +1490,7 @@ mod tests {
         let after = start.play(moves[0]);
         tt.store(after.key(), moves[0], 0, 5, Bound::Exact);
         let mut pv = vec![moves[0]];
-        extend_pv_from_tt(&tt, &start, &mut pv);
+        extend_pv_from_tt(&tt, &start, &mut pv, TT_PV_MAX);
         assert_eq!(pv, vec![moves[0]]);
     }
 }
