@@ -232,9 +232,6 @@ pub struct Stack {
     pub killers: [Move; 2],
     /// Whether a null move led here (no second null move in a row).
     pub after_null: bool,
-    /// Whether the null move of this node was mated (the opponent
-    /// threatens mate).
-    pub mate_threat: bool,
 }
 
 impl Default for Stack {
@@ -246,9 +243,21 @@ impl Default for Stack {
             current_slot: 0,
             killers: [Move::NONE; 2],
             after_null: false,
-            mate_threat: false,
         }
     }
+}
+
+/// What steps 4-6 (razoring, reverse futility, null move) decide for a
+/// node before its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NodePruning {
+    /// The node is cut with this score.
+    Cut(i32),
+    /// Search the moves: the null move was mated (the opponent threatens
+    /// mate).
+    MateThreat,
+    /// Search the moves.
+    Search,
 }
 
 /// What the node search knows about its node before the move loop.
@@ -633,16 +642,15 @@ impl<'a> Worker<'a> {
         let mut node = self.node_state(pos, key, kind, ply, depth, tt_move, tt_hit);
 
         // Steps 4-6. Pruning before the moves.
-        self.stack[ply].mate_threat = false;
-        if kind != NodeKind::Pv
-            && !in_check
-            && let Some(v) = self.prune_node(pos, &node, alpha, beta)
-        {
-            return v;
-        }
-        // A mate threat seen by the null move extends the node.
-        if MATE_THREAT_EXTENSION && self.stack[ply].mate_threat && self.may_extend(ply) {
-            node.depth += 1;
+        if kind != NodeKind::Pv && !in_check {
+            match self.prune_node(pos, &node, alpha, beta) {
+                NodePruning::Cut(v) => return v,
+                // A mate threat seen by the null move extends the node.
+                NodePruning::MateThreat if MATE_THREAT_EXTENSION && self.may_extend(ply) => {
+                    node.depth += 1;
+                }
+                NodePruning::MateThreat | NodePruning::Search => {}
+            }
         }
 
         // Step 7. Internal iterative reduction.
@@ -761,20 +769,20 @@ impl<'a> Worker<'a> {
     }
 
     /// Steps 4-6 at a non-PV node not in check: razoring, reverse futility
-    /// pruning, null move. Returns the score to return, if any.
+    /// pruning, null move: a cut, a mate threat, or nothing.
     fn prune_node(
         &mut self,
         pos: &Position,
         node: &NodeState,
         alpha: i32,
         beta: i32,
-    ) -> Option<i32> {
+    ) -> NodePruning {
         let (depth, ply, static_eval) = (node.depth, node.ply, node.static_eval);
         // Step 4. Razoring.
         if depth <= RAZOR_DEPTH && static_eval + RAZOR_MARGIN * depth < alpha {
             let v = self.qsearch(pos, alpha - 1, alpha, ply);
             if v < alpha {
-                return Some(v);
+                return NodePruning::Cut(v);
             }
         }
         // Step 5. Reverse futility pruning.
@@ -782,7 +790,7 @@ impl<'a> Worker<'a> {
             && static_eval.abs() < MATE_BOUND
             && static_eval - RFP_MARGIN * (depth - i32::from(node.improving)) >= beta
         {
-            return Some(static_eval);
+            return NodePruning::Cut(static_eval);
         }
         // Step 6. Null move.
         self.null_move(pos, beta, depth, ply, static_eval)
@@ -1096,7 +1104,8 @@ impl<'a> Worker<'a> {
     }
 
     /// Null-move pruning: if passing still fails high at reduced depth, the
-    /// node fails high. Returns the score to return, if any.
+    /// node fails high (a cut); if passing is mated, the opponent threatens
+    /// mate.
     fn null_move(
         &mut self,
         pos: &Position,
@@ -1104,14 +1113,14 @@ impl<'a> Worker<'a> {
         depth: i32,
         ply: usize,
         static_eval: i32,
-    ) -> Option<i32> {
+    ) -> NodePruning {
         if depth < NMP_MIN_DEPTH
             || static_eval < beta
             || self.stack[ply].after_null
             || beta.abs() >= MATE_BOUND
             || pos.king_square(pos.side_to_move()).is_none()
         {
-            return None;
+            return NodePruning::Search;
         }
         let r = NMP_BASE
             + depth / NMP_DEPTH_DIV
@@ -1134,12 +1143,14 @@ impl<'a> Worker<'a> {
         );
         self.stack[ply + 1].after_null = false;
         if self.stopped {
-            return None;
+            NodePruning::Search
+        } else if v >= beta {
+            NodePruning::Cut(if v >= MATE_BOUND { beta } else { v })
+        } else if v <= -MATE_BOUND {
+            NodePruning::MateThreat
+        } else {
+            NodePruning::Search
         }
-        if v <= -MATE_BOUND {
-            self.stack[ply].mate_threat = true;
-        }
-        (v >= beta).then_some(if v >= MATE_BOUND { beta } else { v })
     }
 
     // ---- the root ------------------------------------------------------------
