@@ -247,6 +247,15 @@ impl Default for Stack {
     }
 }
 
+/// What step 2 read from the transposition table for a node it did not cut.
+#[derive(Clone, Copy, Debug)]
+struct TtHint {
+    /// The stored move ([`Move::NONE`] if none).
+    mv: Move,
+    /// The stored score (adjusted to the node's ply) and its bound.
+    bound: Option<(i32, Bound)>,
+}
+
 /// What steps 4-6 (razoring, reverse futility, null move) decide for a
 /// node before its moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -627,19 +636,23 @@ impl<'a> Worker<'a> {
 
         // Step 2. Transposition table.
         let key = pos.key();
-        let mut tt_move = Move::NONE;
-        let mut tt_hit = None;
+        let mut tt = TtHint {
+            mv: Move::NONE,
+            bound: None,
+        };
         if let Some(e) = self.sh.tt.probe(key) {
-            tt_move = e.mv;
             let s = score_from_tt(e.score, ply);
             if kind != NodeKind::Pv && e.depth >= depth && e.bound.cuts(s, alpha, beta) {
                 return s;
             }
-            tt_hit = Some((s, e.bound));
+            tt = TtHint {
+                mv: e.mv,
+                bound: Some((s, e.bound)),
+            };
         }
 
         // Step 3. Static evaluation and the improving flag.
-        let mut node = self.node_state(pos, key, kind, ply, depth, tt_move, tt_hit);
+        let mut node = self.node_state(pos, key, kind, ply, depth, tt);
 
         // Steps 4-6. Pruning before the moves.
         if kind != NodeKind::Pv && !in_check {
@@ -654,7 +667,7 @@ impl<'a> Worker<'a> {
         }
 
         // Step 7. Internal iterative reduction.
-        if tt_move.is_none() && node.depth >= IIR_MIN_DEPTH {
+        if tt.mv.is_none() && node.depth >= IIR_MIN_DEPTH {
             node.depth -= 1;
         }
 
@@ -723,7 +736,6 @@ impl<'a> Worker<'a> {
     /// Step 3: the node's static evaluation (corrected, then bettered by a
     /// TT bound on the right side of it) and whether it improves on two
     /// plies before.
-    #[allow(clippy::too_many_arguments)]
     fn node_state(
         &mut self,
         pos: &Position,
@@ -731,8 +743,7 @@ impl<'a> Worker<'a> {
         kind: NodeKind,
         ply: usize,
         depth: i32,
-        tt_move: Move,
-        tt_hit: Option<(i32, Bound)>,
+        tt: TtHint,
     ) -> NodeState {
         let in_check = pos.in_check();
         let corrected_eval = if in_check {
@@ -741,7 +752,7 @@ impl<'a> Worker<'a> {
             self.corrected_value(pos, ply)
         };
         let mut static_eval = corrected_eval;
-        if let Some((s, b)) = tt_hit
+        if let Some((s, b)) = tt.bound
             && !in_check
             && s.abs() < MATE_BOUND
             && ((b == Bound::Lower && s > static_eval) || (b == Bound::Upper && s < static_eval))
@@ -760,7 +771,7 @@ impl<'a> Worker<'a> {
             ply,
             depth,
             in_check,
-            tt_move,
+            tt_move: tt.mv,
             tt_capture: false,
             corrected_eval,
             static_eval,
