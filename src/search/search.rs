@@ -247,6 +247,46 @@ impl Default for Stack {
     }
 }
 
+/// The lazy ordering of one node's moves (see
+/// `order_moves`).
+struct LazyOrder {
+    hints: OrderHints,
+    /// Whether the moves after the TT move still wait for their scores.
+    unscored: bool,
+}
+
+/// Most quiet moves of a node whose history a cutoff lowers.
+const MAX_QUIETS_TRIED: usize = 64;
+
+/// The quiet moves searched at a node before a cutoff (the first
+/// [`MAX_QUIETS_TRIED`]).
+struct QuietsTried {
+    moves: [Move; MAX_QUIETS_TRIED],
+    len: usize,
+}
+
+impl Default for QuietsTried {
+    fn default() -> Self {
+        QuietsTried {
+            moves: [Move::NONE; MAX_QUIETS_TRIED],
+            len: 0,
+        }
+    }
+}
+
+impl QuietsTried {
+    fn push(&mut self, m: Move) {
+        if self.len < MAX_QUIETS_TRIED {
+            self.moves[self.len] = m;
+            self.len += 1;
+        }
+    }
+
+    fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+}
+
 /// What step 2 read from the transposition table for a node it did not cut.
 #[derive(Clone, Copy, Debug)]
 struct TtHint {
@@ -869,42 +909,18 @@ impl<'a> Worker<'a> {
     ) -> Option<(i32, Move)> {
         let ply = node.ply;
         let mut node = *node;
-        let hints = self.order_hints(pos, ply, node.tt_move);
-        // The other moves are scored only if the TT move does not cut.
-        let mut unscored = self.moves[ply].tt_move_first(node.tt_move);
-        // Only a TT move found among the legal moves counts.
-        node.tt_capture = unscored && captured(pos, node.tt_move).is_some();
-        if !unscored {
-            self.moves[ply].score_all(pos, &hints, &self.history);
-        }
-
-        // Step 9. Forward candidate pruning: only the best few moves of a
-        // shallow search go on at full depth.
-        let mut n = self.moves[ply].len();
-        if let Some(params) = self.sh.candidates
-            && !node.in_check
-            && node.depth >= params.min_depth
-        {
-            if unscored {
-                self.moves[ply].score_rest(pos, &hints, &self.history);
-                unscored = false;
-            }
-            n = self.select_candidates(pos, node.depth, ply, params);
-            if self.stopped {
-                return None;
-            }
-        }
+        let mut order = self.order_moves(pos, &mut node);
+        // Step 9. Forward candidate pruning.
+        let n = self.candidate_count(pos, &node, &mut order)?;
 
         // Step 10. The move loop.
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
-        let mut quiets_tried = [Move::NONE; 64];
-        let mut n_quiets = 0;
+        let mut quiets = QuietsTried::default();
         let mut move_count = 0;
         for i in 0..n {
-            if i == 1 && unscored {
-                self.moves[ply].score_rest(pos, &hints, &self.history);
-                unscored = false;
+            if i == 1 {
+                self.score_pending(pos, ply, &mut order);
             }
             let m = self.moves[ply].next(i);
             let capture = captured(pos, m).is_some();
@@ -938,19 +954,59 @@ impl<'a> Worker<'a> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
-                        let quiets = &quiets_tried[..n_quiets];
-                        self.update_cutoff_stats(pos, ply, m, node.depth, quiets);
+                        self.update_cutoff_stats(pos, ply, m, node.depth, quiets.as_slice());
                         break;
                     }
                 }
             }
-            if mv.quiet && n_quiets < quiets_tried.len() {
-                quiets_tried[n_quiets] = m;
-                n_quiets += 1;
+            if mv.quiet {
+                quiets.push(m);
             }
         }
         debug_assert!(move_count > 0);
         Some((best, best_move))
+    }
+
+    /// Puts the TT move first; the other moves are scored only when the TT
+    /// move does not cut ([`score_pending`](Self::score_pending)). Sets
+    /// `node.tt_capture` (only a TT move found among the legal moves counts).
+    fn order_moves(&mut self, pos: &Position, node: &mut NodeState) -> LazyOrder {
+        let ply = node.ply;
+        let hints = self.order_hints(pos, ply, node.tt_move);
+        let unscored = self.moves[ply].tt_move_first(node.tt_move);
+        node.tt_capture = unscored && captured(pos, node.tt_move).is_some();
+        if !unscored {
+            self.moves[ply].score_all(pos, &hints, &self.history);
+        }
+        LazyOrder { hints, unscored }
+    }
+
+    /// Scores the moves after the TT move if that is still to be done.
+    fn score_pending(&mut self, pos: &Position, ply: usize, order: &mut LazyOrder) {
+        if order.unscored {
+            self.moves[ply].score_rest(pos, &order.hints, &self.history);
+            order.unscored = false;
+        }
+    }
+
+    /// Step 9. Forward candidate pruning: at enough depth only the best few
+    /// moves of a shallow search go on at full depth. Returns how many moves
+    /// the loop takes (`None`: the search stopped).
+    fn candidate_count(
+        &mut self,
+        pos: &Position,
+        node: &NodeState,
+        order: &mut LazyOrder,
+    ) -> Option<usize> {
+        let ply = node.ply;
+        match self.sh.candidates {
+            Some(params) if !node.in_check && node.depth >= params.min_depth => {
+                self.score_pending(pos, ply, order);
+                let n = self.select_candidates(pos, node.depth, ply, params);
+                (!self.stopped).then_some(n)
+            }
+            _ => Some(self.moves[ply].len()),
+        }
     }
 
     /// Step 11: whether move number `move_count` is skipped at shallow
