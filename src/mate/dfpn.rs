@@ -51,7 +51,7 @@ const EPSILON_DIV: u64 = 4;
 /// Deepest path searched, in plies; deeper is treated as unknown.
 pub const MAX_PLY: usize = 2000;
 /// Nodes between two polls of the clock and the stop flag.
-const POLL_INTERVAL: u64 = 4096;
+pub const POLL_INTERVAL: u64 = 4096;
 
 /// The result of searching a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

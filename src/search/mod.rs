@@ -43,6 +43,10 @@
 //! adds lazy-SMP helper threads sharing the table (not with a node limit:
 //! then one thread searches). `MultiPV` k searches the best k root moves
 //! one after another and reports each with `multipv i`.
+//! - The main thread's [`mate_probe`] (df-pn, a small node budget; not
+//!   with `MultiPV` > 1) looks for our mate after iteration 2 unless the
+//!   search already sees one; a proven mate ends the search with `score
+//!   mate N` and the checked line.
 //! - A bare `go` with no limit of any kind thinks [`time::DEFAULT_MOVE_MS`].
 //! - `DrawValueBlack`/`DrawValueWhite` are the value of a draw for the
 //!   engine when it plays sente/gote (YaneuraOu's meaning); the opponent's
@@ -73,6 +77,7 @@ use crate::moves::{Move, MoveList};
 use crate::types::Color;
 use crossbeam_channel::Sender;
 use history::History;
+use mate_probe::MateProbe;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -80,6 +85,7 @@ use std::time::{Duration, Instant};
 pub mod candidates;
 pub mod correction;
 pub mod history;
+pub mod mate_probe;
 pub mod movepick;
 pub mod qsearch;
 pub mod quick_mate;
@@ -363,6 +369,8 @@ pub struct Searcher {
     /// Each thread's history tables, kept from one move of a game to the
     /// next (cleared with the table).
     histories: Mutex<Vec<History>>,
+    /// The root mate probe's table.
+    mate_probe: MateProbe,
 }
 
 impl Searcher {
@@ -374,6 +382,7 @@ impl Searcher {
             eval_file: String::new(),
             failed_eval_file: None,
             histories: Mutex::new(Vec::new()),
+            mate_probe: MateProbe::default(),
         }
     }
 
@@ -523,12 +532,16 @@ impl Searcher {
         let history: Vec<(u64, bool)> = game.key_history().collect();
         let abort = AtomicBool::new(false);
         let thread_nodes: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+        let time_budget = budget(limits, options, us, pos.kind());
+        let root: Vec<Move> = list.iter().copied().collect();
+        let multi_pv = options.multi_pv.clamp(1, root.len());
+        let probe_nodes = self.probe_nodes(time_budget, node_limit);
         let shared = search::Shared {
             tt: &self.tt,
             control,
             abort: &abort,
             thread_nodes: &thread_nodes,
-            budget: budget(limits, options, us, pos.kind()),
+            budget: time_budget,
             node_limit,
             root_color: us,
             draw_value: match us {
@@ -545,9 +558,11 @@ impl Searcher {
                 depth: options.candidate_depth.max(1) as i32,
                 min_depth: options.candidate_min_depth.max(2) as i32,
             }),
+            mate_probe: (multi_pv == 1).then_some(search::ProbeSettings {
+                probe: &self.mate_probe,
+                nodes: probe_nodes,
+            }),
         };
-        let root: Vec<Move> = list.iter().copied().collect();
-        let multi_pv = options.multi_pv.clamp(1, root.len());
         let reporter = search::Reporter {
             out,
             multi_pv,
@@ -596,13 +611,7 @@ impl Searcher {
         let hashfull = self.tt.hashfull();
         let (root_moves, depth) = main_result.unwrap_or_else(|| {
             // The search thread failed: still play a legal move.
-            let rm = search::RootMove {
-                mv: root[0],
-                score: -INFINITE,
-                prev_score: -INFINITE,
-                pv: vec![root[0]],
-                seldepth: 0,
-            };
+            let rm = search::RootMove::new(root[0]);
             (vec![rm], 0)
         });
         let best = &root_moves[0];
@@ -650,6 +659,22 @@ impl Searcher {
         r
     }
 }
+
+impl Searcher {
+    /// Nodes of the root mate probe for a search with this time budget and
+    /// node limit (0 = none).
+    fn probe_nodes(&self, time_budget: Option<time::Budget>, node_limit: u64) -> u64 {
+        let nodes = mate_probe::node_budget(time_budget.map(|b| b.optimum));
+        if node_limit > 0 {
+            nodes.min(node_limit / PROBE_SHARE_OF_NODE_LIMIT)
+        } else {
+            nodes
+        }
+    }
+}
+
+/// A `go nodes N` search gives the mate probe at most N / this.
+const PROBE_SHARE_OF_NODE_LIMIT: u64 = 10;
 
 /// Keeps only the moves of `list` that are in `search_moves` (when it names
 /// any of them; otherwise `list` stays whole).

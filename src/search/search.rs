@@ -12,6 +12,7 @@
 
 use super::candidates::CandidateParams;
 use super::history::{ContKey, History, bonus, piece_slot};
+use super::mate_probe::{MateProbe, PROBE_MIN_NODES};
 use super::movepick::{KILLER_SCORE, OrderHints, ScoredMoves, captured};
 use super::tactics::{CheckInfo, gives_check, mate_in_one, see_ge};
 use super::time::{Budget, Stability};
@@ -20,6 +21,7 @@ use super::{
     Control, INFINITE, MATE_BOUND, format_score, mate_in, mated_in, score_from_tt, score_to_tt,
 };
 use crate::eval::Evaluator;
+use crate::mate::dfpn::POLL_INTERVAL as DFPN_POLL_INTERVAL;
 use crate::movegen::{is_legal, legal_moves, legal_moves_and_checks};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -45,6 +47,8 @@ const PROGRESS_INTERVAL: u64 = 1000;
 
 /// First iteration searched with an aspiration window.
 const ASPIRATION_MIN_DEPTH: u32 = 5;
+/// The iteration after which the attack probe looks for our mate.
+const ATTACK_PROBE_DEPTH: u32 = 2;
 /// Razoring: at depth <= this, a static eval this far below alpha drops
 /// into quiescence.
 const RAZOR_DEPTH: i32 = 3;
@@ -171,6 +175,8 @@ pub struct Shared<'a> {
     pub aspiration_delta: i32,
     /// Forward candidate pruning settings (`None` = off).
     pub candidates: Option<CandidateParams>,
+    /// The root mate probe's settings (`None` = off).
+    pub mate_probe: Option<ProbeSettings<'a>>,
     /// The static evaluation.
     pub eval: Evaluator<'a>,
 }
@@ -207,6 +213,19 @@ pub struct RootMove {
     pub pv: Vec<Move>,
     /// Selective depth reached when this move got its score.
     pub seldepth: usize,
+}
+
+impl RootMove {
+    /// A root move not searched yet.
+    pub fn new(mv: Move) -> RootMove {
+        RootMove {
+            mv,
+            score: -INFINITE,
+            prev_score: -INFINITE,
+            pv: vec![mv],
+            seldepth: 0,
+        }
+    }
 }
 
 /// Output settings of the main thread.
@@ -294,6 +313,15 @@ struct TtHint {
     mv: Move,
     /// The stored score (adjusted to the node's ply) and its bound.
     bound: Option<(i32, Bound)>,
+}
+
+/// The root mate probe of the main thread ([`super::mate_probe`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ProbeSettings<'a> {
+    /// The probes' table.
+    pub probe: &'a MateProbe,
+    /// Nodes of the probe.
+    pub nodes: u64,
 }
 
 /// What steps 4-6 (razoring, reverse futility, null move) decide for a
@@ -410,16 +438,7 @@ impl<'a> Worker<'a> {
             report: None,
             current_depth: 0,
             last_info: Instant::now(),
-            root_moves: root
-                .into_iter()
-                .map(|mv| RootMove {
-                    mv,
-                    score: -INFINITE,
-                    prev_score: -INFINITE,
-                    pv: vec![mv],
-                    seldepth: 0,
-                })
-                .collect(),
+            root_moves: root.into_iter().map(RootMove::new).collect(),
             completed_depth: 0,
             kind: BoardKind::Standard,
             stability: Stability::default(),
@@ -1346,6 +1365,44 @@ impl<'a> Worker<'a> {
             .sort_by_key(|rm| order.iter().position(|&m| m == rm.mv));
     }
 
+    /// The attack probe: unless the search already sees a mate, looks for
+    /// our mate by checks with df-pn. A proven mate becomes the best root
+    /// move's exact score and line; returns whether one was proven (the
+    /// search then ends: a proof is final).
+    fn prove_mate(&mut self, pos: &Position) -> bool {
+        let Some(probes) = self.sh.mate_probe else {
+            return false;
+        };
+        if self.root_moves[0].score >= MATE_BOUND {
+            return false;
+        }
+        let mut nodes = probes.nodes;
+        if self.sh.node_limit > 0 {
+            // The proof and the reading of its line may each take the
+            // budget and overrun it by up to one df-pn poll interval.
+            let left = self.sh.node_limit.saturating_sub(self.nodes);
+            nodes = nodes.min(left.saturating_sub(2 * DFPN_POLL_INTERVAL) / 2);
+        }
+        if nodes < PROBE_MIN_NODES {
+            return false;
+        }
+        let keys: Vec<u64> = self.keys[..self.root_index].iter().map(|k| k.0).collect();
+        let found = probes.probe.probe(pos, &keys, nodes, self.sh.control);
+        self.nodes += found.nodes;
+        let Some(line) = found.mate else {
+            return false;
+        };
+        let Some(i) = self.root_moves.iter().position(|rm| rm.mv == line[0]) else {
+            return false; // not among the `searchmoves`
+        };
+        let rm = &mut self.root_moves[i];
+        rm.score = mate_in(line.len());
+        rm.seldepth = rm.seldepth.max(line.len());
+        rm.pv = line;
+        self.root_moves[..=i].rotate_right(1);
+        true
+    }
+
     /// Iterative deepening up to `max_depth`. The main thread (`report` is
     /// `Some`) prints info lines and decides when to stop; helpers search
     /// until the abort flag is set.
@@ -1377,6 +1434,9 @@ impl<'a> Worker<'a> {
                 break;
             }
             self.completed_depth = search_depth.min(max_depth);
+            if report.is_some() && search_depth == ATTACK_PROBE_DEPTH && self.prove_mate(pos) {
+                break;
+            }
             self.sh.thread_nodes[self.id].store(self.nodes, Ordering::Relaxed);
             let Some(rep) = report else {
                 depth += 1;

@@ -1,0 +1,174 @@
+//! The root mate probe: a short df-pn tsume search ([`crate::mate`]) for
+//! the side to move before the alpha-beta search starts.
+//!
+//! Mates by a long series of checks lie far beyond the depth the alpha-beta
+//! search reaches in a game's time, but df-pn proves many of them in a few
+//! thousand nodes. The search's main thread runs the probe after iteration
+//! 2 unless the search already sees a mate; a proven mate ends the search
+//! (`score mate N` with the checked line: a proof, never a guess).
+//! Otherwise the search goes on as if the probe had not run, its nodes
+//! counted. (Probing the opponent's mate after the best root move as well
+//! was tried and not kept: docs/search-results.md, Session 7.)
+//!
+//! The game's earlier positions are on the probe's path from the start, so
+//! a mate never leads through a position the game has already seen (a
+//! repetition there could make the checks a perpetual check): a
+//! conservative rule that may hide a mate, never invent one.
+
+use super::Control;
+use crate::mate::dfpn::{Dfpn, Poll};
+use crate::mate::pv::principal_line;
+use crate::mate::table::{INF, Table};
+use crate::moves::Move;
+use crate::position::Position;
+use std::sync::Mutex;
+
+/// Size of the probe's own table in MiB (cleared before every probe, so
+/// results from a probe for the other side are never read).
+pub const PROBE_TABLE_MB: usize = 16;
+/// Probe nodes per millisecond of the move's optimum time (about a tenth
+/// of the time at the solver's usual speed).
+pub const PROBE_NODES_PER_MS: u64 = 50;
+/// Fewest nodes a timed probe gets.
+pub const PROBE_MIN_NODES: u64 = 2_000;
+/// Most nodes a timed probe gets.
+pub const PROBE_MAX_NODES: u64 = 200_000;
+/// Nodes of a probe when time does not limit the search (depth or node
+/// limits, `infinite`): fixed, so that such searches stay deterministic.
+pub const PROBE_UNTIMED_NODES: u64 = 20_000;
+
+/// The probe's table, kept between moves (allocated on first use).
+#[derive(Default)]
+pub struct MateProbe {
+    table: Mutex<Option<Table>>,
+}
+
+impl std::fmt::Debug for MateProbe {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MateProbe").finish_non_exhaustive()
+    }
+}
+
+/// The probe's node budget for a move whose optimum time is `optimum_ms`
+/// (`None`: time does not limit the search).
+pub fn node_budget(optimum_ms: Option<u64>) -> u64 {
+    match optimum_ms {
+        Some(ms) => ms
+            .saturating_mul(PROBE_NODES_PER_MS)
+            .clamp(PROBE_MIN_NODES, PROBE_MAX_NODES),
+        None => PROBE_UNTIMED_NODES,
+    }
+}
+
+/// What a probe found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProbeResult {
+    /// A proven mate's line, attacker's move first, ending in mate
+    /// (checked move by move); `None`: no mate proven.
+    pub mate: Option<Vec<Move>>,
+    /// Nodes the probe searched.
+    pub nodes: u64,
+}
+
+/// Stops the probe at its node budget or at `stop`.
+struct Budget<'a> {
+    control: &'a Control,
+    limit: u64,
+}
+
+impl Poll for Budget<'_> {
+    fn poll(&mut self, nodes: u64, _table: &Table) -> bool {
+        nodes >= self.limit || self.control.stopped()
+    }
+}
+
+impl MateProbe {
+    /// Looks for a mate by the side to move of `pos` within `nodes` nodes.
+    /// `history` holds the keys of the game's earlier positions.
+    pub fn probe(
+        &self,
+        pos: &Position,
+        history: &[u64],
+        nodes: u64,
+        control: &Control,
+    ) -> ProbeResult {
+        let mut slot = self
+            .table
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let table = slot.get_or_insert_with(|| Table::new(PROBE_TABLE_MB));
+        table.clear();
+        let mut dfpn = Dfpn::new(table, pos.side_to_move());
+        for &key in history {
+            dfpn.enter(key, 0);
+        }
+        let mut budget = Budget {
+            control,
+            limit: nodes,
+        };
+        let root = dfpn.mid(pos, 0, INF, INF, &mut budget);
+        let mate = if root.pn == 0 {
+            // Reading the line may re-prove entries replaced since the
+            // proof: it gets the probe's budget again.
+            budget.limit = dfpn.nodes.saturating_add(nodes);
+            principal_line(&mut dfpn, pos, &mut budget)
+        } else {
+            None
+        };
+        ProbeResult {
+            mate,
+            nodes: dfpn.nodes,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mate::pv::is_mating_line;
+    use crate::sfen::parse_sfen;
+
+    fn probe(sfen: &str, history: &[u64]) -> Option<Vec<Move>> {
+        let control = Control::default();
+        control.reset(false);
+        let pos = parse_sfen(sfen).unwrap();
+        MateProbe::default()
+            .probe(&pos, history, PROBE_UNTIMED_NODES, &control)
+            .mate
+    }
+
+    #[test]
+    fn proves_a_mate_by_checks_with_a_checked_line() {
+        // kotenn-3 of tests/data/tsume-classics.tsv (3 plies, no attacker
+        // king).
+        let sfen = "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1";
+        let line = probe(sfen, &[]).expect("a mate");
+        assert!(is_mating_line(&parse_sfen(sfen).unwrap(), &line));
+        assert_eq!(line.len() % 2, 1);
+    }
+
+    #[test]
+    fn no_mate_claimed_without_one() {
+        assert_eq!(probe("4k4/9/9/9/9/9/9/9/4K4 b G 1", &[]), None);
+    }
+
+    #[test]
+    fn a_mate_through_a_position_of_the_game_is_not_claimed() {
+        let sfen = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
+        let line = probe(sfen, &[]).expect("G*5b mates");
+        assert_eq!(line.len(), 1);
+        // The mated position already occurred in the game: the probe keeps
+        // off it (the conservative repetition rule), so no mate is claimed.
+        let pos = parse_sfen(sfen).unwrap();
+        let mated = pos.play(line[0]);
+        assert_eq!(probe(sfen, &[mated.key()]), None);
+    }
+
+    #[test]
+    fn budget_grows_with_time_within_its_bounds() {
+        assert_eq!(node_budget(None), PROBE_UNTIMED_NODES);
+        assert_eq!(node_budget(Some(1)), PROBE_MIN_NODES);
+        assert_eq!(node_budget(Some(1000)), 1000 * PROBE_NODES_PER_MS);
+        assert_eq!(node_budget(Some(10_000_000)), PROBE_MAX_NODES);
+    }
+}
