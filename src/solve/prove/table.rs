@@ -111,8 +111,8 @@ pub struct BoundTable {
 /// Initial size of a table (or its bound, if smaller).
 pub const INITIAL_BYTES: usize = 16 << 20;
 
-/// Fibonacci hashing multiplier.
-const HASH_MUL: u64 = 0x9e37_79b9_7f4a_7c15;
+/// Multiplier of the key's mixing (MurmurHash3's 64-bit finalizer).
+const HASH_MUL: u64 = 0xff51_afd7_ed55_8ccd;
 
 impl BoundTable {
     /// A table of at most `max_bytes` (at least one bucket; the bucket count
@@ -162,9 +162,16 @@ impl BoundTable {
         self.used
     }
 
+    /// The first slot of `key`'s bucket. Every bit of the key reaches the
+    /// low bits used (the hands and the side to move sit in the key's top
+    /// bits), and a bucket's index in the doubled table extends its index in
+    /// the old one by a bit, which [`Self::grow`] relies on.
     #[inline]
     fn bucket(&self, key: u64) -> usize {
-        ((key.wrapping_mul(HASH_MUL) >> 20) as usize & self.bucket_mask) * BUCKET
+        let mut h = key ^ (key >> 33);
+        h = h.wrapping_mul(HASH_MUL);
+        h ^= h >> 33;
+        (h as usize & self.bucket_mask) * BUCKET
     }
 
     /// The facts known about `key` (defaults if none).
