@@ -230,8 +230,8 @@ fn main() {
          position reachable from it when that set has at most {RETROGRADE_MAX_POSITIONS} \
          positions; otherwise an exact *forward* proof (a depth-bounded AND/OR search deepened \
          ply by ply, no pruning; the children of a node are tried in rounds with a growing \
-         node budget, which orders them and decides nothing; the wins and the loses questions \
-         on two threads sharing one table, `src/solve/prove/`), which proves \
+         node budget, which orders them and decides nothing; past a million nodes the wins and \
+         the loses questions on two threads sharing one table, `src/solve/prove/`), which proves \
          decisive values only; and if \
          that proved nothing, the retrograde analysis with a 4 GiB bound. Rules: the rules \
          core's 3x3 rules (promotion zone = the far rank, forced promotion and dead drops, 二歩, \
@@ -252,9 +252,10 @@ fn main() {
          positions expanded by the proof search, counted each time one is expanded \
          (not distinct positions), both threads together (the count varies a little from run \
          to run: the threads share what they prove as they go); *MiB* the peak memory \
-         (retrograde: estimate from its tables; forward: the pages of the 1 GiB proof table \
-         written, expected from the positions stored; the table is allocated at once and its \
-         pages are taken as they are first written), *seconds* \
+         (retrograde: estimate from its tables; forward: the pages of the proof table written, \
+         expected from the positions stored: its table of 64 MiB, or of 1 GiB past a million \
+         nodes, is allocated at once, with huge pages, and its pages are taken as they are \
+         first written), *seconds* \
          wall-clock for the whole rule (for forward rows this includes the refused first \
          retrograde attempt).\n"
     );

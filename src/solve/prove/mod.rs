@@ -40,9 +40,11 @@
 //!
 //! # Memory
 //!
-//! One table ([`table`]) of [`ProveLimits::table_bytes`], shared by the
-//! threads, whose pages the system provides as they are first written; the
-//! search's own stack is a few kilobytes per ply.
+//! One table ([`table`]) of at most [`FIRST_TABLE_BYTES`] for the first
+//! [`FIRST_PHASE_NODES`] nodes, then (for a larger proof, its facts copied
+//! over) one of [`ProveLimits::table_bytes`], shared by the threads, whose
+//! pages the system provides as they are first written; the search's own
+//! stack is a few kilobytes per ply.
 //!
 //! # Threads
 //!
@@ -52,7 +54,8 @@
 //! each question's first yes is exact on its own (the shorter distances of
 //! its parity were refuted before it on the same thread), and the facts
 //! one thread proves (a proved loss refutes a win at once, and so on)
-//! spare the other's search. One thread asks them all in turn, as above.
+//! spare the other's search. One thread asks them all in turn, as above;
+//! so does every proof's first phase.
 
 pub mod search;
 pub mod table;
@@ -71,6 +74,12 @@ use table::BoundTable;
 pub const MAX_PLIES: u32 = 250;
 /// Default threads of a proof.
 pub const DEFAULT_THREADS: usize = 2;
+/// Bound on the table of a proof's first phase (a small proof's table
+/// stays small: the whole table, allocated at once, would take its pages
+/// as the entries spread over it).
+pub const FIRST_TABLE_BYTES: usize = 64 << 20;
+/// Nodes of a proof's first phase, on one thread and the small table.
+pub const FIRST_PHASE_NODES: u64 = 1 << 20;
 /// Default size of the proof table.
 pub const DEFAULT_TABLE_BYTES: usize = 1 << 30;
 
@@ -175,16 +184,23 @@ struct Deepened {
     nodes: u64,
 }
 
-/// Asks of `root`, for the ply counts `plies` up to `max_plies`, whether
+/// Asks of `root`, for the ply counts `plies` from `from` (every shorter
+/// one refuted before) up to `max_plies`, whether
 /// it wins within n (n odd) or loses within n (n even). The first yes is
 /// the exact value when every shorter distance of its parity was refuted
 /// before (a position that can win cannot lose, nor the other way round).
-fn deepen(searcher: &mut Searcher, root: &Position, plies: Plies, max_plies: u32) -> Deepened {
+fn deepen(
+    searcher: &mut Searcher,
+    root: &Position,
+    plies: Plies,
+    from: u32,
+    max_plies: u32,
+) -> Deepened {
     let started = Instant::now();
     let (mut n, step) = match plies {
-        Plies::All => (0, 1),
-        Plies::Wins => (1, 2),
-        Plies::Loses => (0, 2),
+        Plies::All => (from, 1),
+        Plies::Wins => (from | 1, 2),
+        Plies::Loses => (from + from % 2, 2),
     };
     let mut value = None;
     while n <= max_plies.min(MAX_PLIES) {
@@ -219,12 +235,14 @@ fn deepen(searcher: &mut Searcher, root: &Position, plies: Plies, max_plies: u32
 const POLL: Duration = Duration::from_millis(2);
 
 /// Runs the wins questions on the calling thread and the loses questions
-/// on a second one, sharing `table`, until one is answered yes (which
-/// stops the other) or both give up. Returns (wins, loses).
+/// on a second one, sharing `table`, from `from` plies (every shorter
+/// distance refuted before), until one is answered yes (which stops the
+/// other) or both give up. Returns (wins, loses).
 fn deepen_both(
     packer: Packer,
     table: &BoundTable,
     root: &Position,
+    from: u32,
     limits: ProveLimits,
     stop: &dyn Fn() -> bool,
 ) -> (Deepened, Deepened) {
@@ -234,7 +252,7 @@ fn deepen_both(
         let other = scope.spawn(move || {
             let other_stop = || done.load(Ordering::Relaxed);
             let mut s = Searcher::new(packer, table, limits.max_nodes, &other_stop);
-            let d = deepen(&mut s, root, Plies::Loses, limits.max_plies);
+            let d = deepen(&mut s, root, Plies::Loses, from, limits.max_plies);
             if d.value.is_some() {
                 done.store(true, Ordering::Relaxed);
             }
@@ -242,7 +260,7 @@ fn deepen_both(
         });
         let own_stop = || done.load(Ordering::Relaxed) || stop();
         let mut s = Searcher::new(packer, table, limits.max_nodes, &own_stop);
-        let wins = deepen(&mut s, root, Plies::Wins, limits.max_plies);
+        let wins = deepen(&mut s, root, Plies::Wins, from, limits.max_plies);
         if wins.value.is_some() || stop() {
             done.store(true, Ordering::Relaxed);
         }
@@ -260,11 +278,15 @@ fn deepen_both(
 /// `stop` is polled every few thousand nodes; a stop ends the proof as
 /// [`ProveError::Undecided`].
 ///
-/// With two threads ([`ProveLimits::threads`]) the "wins within n?"
-/// questions (odd n) and the "loses within n?" ones (even n) are deepened
-/// at once, sharing the table (each uses the facts the other found); the
-/// first yes gives the value and stops the other. The node count is then
-/// the sum of both threads', and varies a little from run to run.
+/// The proof starts on the calling thread with a table of at most
+/// [`FIRST_TABLE_BYTES`]; a proof that needs more than
+/// [`FIRST_PHASE_NODES`] nodes goes on with the whole table (the facts
+/// found so far copied into it), on [`ProveLimits::threads`] threads. With
+/// two, the "wins within n?" questions (odd n) and the "loses within n?"
+/// ones (even n) are deepened at once, sharing the table (each uses the
+/// facts the other found); the first yes gives the value and stops the
+/// other. The node count is then the sum of both threads', and varies a
+/// little from run to run.
 pub fn prove(
     root: &Position,
     limits: ProveLimits,
@@ -272,30 +294,69 @@ pub fn prove(
 ) -> Result<Proof, ProveError> {
     let packer = Packer::new(root).map_err(|e| ProveError::Unsupported(e.into()))?;
     let started = Instant::now();
+    let small = BoundTable::new(limits.table_bytes.min(FIRST_TABLE_BYTES));
+    let mut s = Searcher::new(
+        packer,
+        &small,
+        limits.max_nodes.min(FIRST_PHASE_NODES),
+        stop,
+    );
+    let first = deepen(&mut s, root, Plies::All, 0, limits.max_plies);
+    let settled = first.value.is_some()
+        || s.stopped()
+        || first.refuted_below > limits.max_plies.min(MAX_PLIES)
+        || limits.max_nodes <= FIRST_PHASE_NODES
+        || limits.table_bytes <= FIRST_TABLE_BYTES;
+    if settled {
+        return finish(packer, &small, root, first, limits, stop, started);
+    }
     let table = BoundTable::new(limits.table_bytes);
-    let (value, refuted_below, nodes) = if limits.threads >= 2 {
-        let (w, l) = deepen_both(packer, &table, root, limits, stop);
-        let refuted_below = w.refuted_below.min(l.refuted_below);
-        (w.value.or(l.value), refuted_below, w.nodes + l.nodes)
+    small.copy_into(&table);
+    drop(small);
+    let from = first.refuted_below;
+    let rest = if limits.threads >= 2 {
+        let (w, l) = deepen_both(packer, &table, root, from, limits, stop);
+        Deepened {
+            value: w.value.or(l.value),
+            refuted_below: w.refuted_below.min(l.refuted_below),
+            nodes: w.nodes + l.nodes,
+        }
     } else {
         let mut s = Searcher::new(packer, &table, limits.max_nodes, stop);
-        let d = deepen(&mut s, root, Plies::All, limits.max_plies);
-        (d.value, d.refuted_below, d.nodes)
+        deepen(&mut s, root, Plies::All, from, limits.max_plies)
     };
+    let total = Deepened {
+        nodes: first.nodes + rest.nodes,
+        ..rest
+    };
+    finish(packer, &table, root, total, limits, stop, started)
+}
+
+/// The proof of `root` from what the deepening `d` established in
+/// `table`: its best first moves if it found the value, else the refusal.
+fn finish(
+    packer: Packer,
+    table: &BoundTable,
+    root: &Position,
+    d: Deepened,
+    limits: ProveLimits,
+    stop: &dyn Fn() -> bool,
+    started: Instant,
+) -> Result<Proof, ProveError> {
     let undecided = |refuted_below, nodes| ProveError::Undecided {
         refuted_below,
         nodes,
     };
-    let Some(value) = value else {
-        return Err(undecided(refuted_below, nodes));
+    let Some(value) = d.value else {
+        return Err(undecided(d.refuted_below, d.nodes));
     };
-    let mut searcher = Searcher::new(packer, &table, limits.max_nodes, stop);
+    let mut searcher = Searcher::new(packer, table, limits.max_nodes, stop);
     let best_moves = best_moves(&mut searcher, root, value)
-        .map_err(|Abort| undecided(value_plies(value), nodes + searcher.nodes))?;
+        .map_err(|Abort| undecided(value_plies(value), d.nodes + searcher.nodes))?;
     Ok(Proof {
         value,
         best_moves,
-        nodes: nodes + searcher.nodes,
+        nodes: d.nodes + searcher.nodes,
         stored: table.used(),
         bytes: table.resident_bytes(),
         elapsed: started.elapsed(),

@@ -122,6 +122,12 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// Whether the stop function asked to stop (rather than the node
+    /// budget running out).
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
     /// The packed key of `pos`.
     #[inline]
     pub fn key(&self, pos: &Position) -> u64 {

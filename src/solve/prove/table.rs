@@ -200,12 +200,33 @@ impl BoundTable {
     }
 
     /// Expected bytes of the pages written so far: the entries are spread
-    /// evenly over the table's pages, so `used` entries touch a fraction
-    /// `1 - exp(-used / pages)` of them.
+    /// evenly over the table's pages (huge ones where the table spans one),
+    /// so `used` entries touch a fraction `1 - exp(-used / pages)` of them.
     pub fn resident_bytes(&self) -> usize {
-        let pages = (self.bytes() / PAGE_BYTES).max(1) as f64;
+        let page = if self.bytes() >= HUGE_PAGE_BYTES {
+            HUGE_PAGE_BYTES
+        } else {
+            PAGE_BYTES
+        };
+        let pages = (self.bytes() / page).max(1) as f64;
         let touched = pages * (1.0 - (-(self.used() as f64) / pages).exp());
-        (touched as usize * PAGE_BYTES).min(self.bytes())
+        (touched.ceil() as usize * page).min(self.bytes())
+    }
+
+    /// Stores every entry of this table into `other` (merged into what it
+    /// has for the same key).
+    pub fn copy_into(&self, other: &BoundTable) {
+        for (key, word) in self.slots.iter().filter_map(Self::read) {
+            let bounds = Bounds::unpack(word);
+            other.update(key, |b| {
+                b.win = b.win.min(bounds.win);
+                b.no_win_below = b.no_win_below.max(bounds.no_win_below);
+                b.loss = b.loss.min(bounds.loss);
+                b.no_loss_below = b.no_loss_below.max(bounds.no_loss_below);
+                b.hint = bounds.hint;
+                b.moves = bounds.moves;
+            });
+        }
     }
 
     /// Slots in use (distinct positions stored, replaced ones not counted).
