@@ -6,6 +6,7 @@
 //! cargo run --release --example prove_check -- 144 24        # forward proof only
 //! cargo run --release --example prove_check -- --compare 41  # and the retrograde
 //! cargo run --release --example prove_check -- --compare --max-positions 3000000
+//! cargo run --release --example prove_check -- --threads 1 37 # one thread
 //! ```
 //!
 //! With `--max-positions N` and no layout numbers, every layout whose
@@ -32,10 +33,17 @@ fn main() {
         .position(|a| a == "--max-positions")
         .and_then(|i| args.get(i + 1))
         .and_then(|a| a.parse().ok());
+    let threads: Option<usize> = args
+        .iter()
+        .position(|a| a == "--threads")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|a| a.parse().ok());
     let only: Vec<u32> = args
         .iter()
         .enumerate()
-        .filter(|&(i, _)| i == 0 || args[i - 1] != "--max-positions")
+        .filter(|&(i, _)| {
+            i == 0 || (args[i - 1] != "--max-positions" && args[i - 1] != "--threads")
+        })
         .filter_map(|(_, a)| a.parse().ok())
         .collect();
     let text = std::fs::read_to_string(LAYOUTS).expect("run from the repository root");
@@ -78,7 +86,11 @@ fn main() {
             continue;
         }
         let t = Instant::now();
-        match prove(&pos, ProveLimits::default(), &|| false) {
+        let limits = ProveLimits {
+            threads: threads.unwrap_or(ProveLimits::default().threads),
+            ..ProveLimits::default()
+        };
+        match prove(&pos, limits, &|| false) {
             Ok(p) => {
                 let mut best: Vec<String> = p.best_moves.iter().map(|m| m.to_string()).collect();
                 best.sort();

@@ -279,9 +279,10 @@ impl SolverPlayer {
 }
 
 /// Node budget of the `solve` command's forward proof (the command blocks
-/// the USI loop like `go perft`, so it must end): No.32, the largest
-/// layout, takes 30.5 M nodes (about 2 to 3 minutes here). A draw, which
-/// the forward proof never proves, ends at this budget as undecided.
+/// the USI loop like `go perft`, so it must end), per thread: No.32, the
+/// largest layout, takes about 10 M nodes on its deciding thread (18 M on
+/// both, about a minute here). A draw, which the forward proof never
+/// proves, ends at this budget as undecided.
 pub const SOLVE_COMMAND_PROVE_NODES: u64 = 60_000_000;
 
 /// The lines of the `solve` command for `pos` (the table is cached for the

@@ -69,10 +69,11 @@
 //! (about 28 to 46 bytes per position).
 //!
 //! The forward proof allocates one table (16 bytes per position stored)
-//! that starts at 16 MiB and doubles up to [`prove::ProveLimits::table_bytes`]
-//! (1 GiB by default; then full buckets evict, which costs re-search, never
-//! soundness; while it doubles the old half is held too, so the peak is up
-//! to 1.5 times the bound), and nothing else of size; it runs on one thread. Its values hold
+//! of 64 MiB for its first million nodes, then one of
+//! [`prove::ProveLimits::table_bytes`] (1 GiB by default; full buckets
+//! evict, which costs re-search, never soundness), allocated at once with
+//! its pages taken as they are first written, and nothing else of size; past
+//! its first million nodes it runs on two threads sharing the table. Its values hold
 //! under any repetition rule for the same reason as the retrograde's (see
 //! [`prove`]).
 

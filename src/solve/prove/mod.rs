@@ -40,13 +40,27 @@
 //!
 //! # Memory
 //!
-//! One table ([`table`]), growing from 16 MiB up to
-//! [`ProveLimits::table_bytes`]; the search's own stack is a few kilobytes
-//! per ply.
+//! One table ([`table`]) of at most [`FIRST_TABLE_BYTES`] for the first
+//! [`FIRST_PHASE_NODES`] nodes, then (for a larger proof, its facts copied
+//! over) one of [`ProveLimits::table_bytes`], shared by the threads, whose
+//! pages the system provides as they are first written; the search's own
+//! stack is a few kilobytes per ply.
+//!
+//! # Threads
+//!
+//! With two threads ([`ProveLimits::threads`]) the odd questions ("wins
+//! within n?") are deepened on the calling thread and the even ones
+//! ("loses within n?") on a second thread, at once and on the same table:
+//! each question's first yes is exact on its own (the shorter distances of
+//! its parity were refuted before it on the same thread), and the facts
+//! one thread proves (a proved loss refutes a win at once, and so on)
+//! spare the other's search. One thread asks them all in turn, as above;
+//! so does every proof's first phase.
 
 pub mod search;
 pub mod table;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::{Packer, SolveError, Value};
@@ -58,20 +72,32 @@ use table::BoundTable;
 
 /// Deepest question the table can record.
 pub const MAX_PLIES: u32 = 250;
+/// Default threads of a proof.
+pub const DEFAULT_THREADS: usize = 2;
+/// Bound on the table of a proof's first phase (a small proof's table
+/// stays small: the whole table, allocated at once, would take its pages
+/// as the entries spread over it).
+pub const FIRST_TABLE_BYTES: usize = 64 << 20;
+/// Nodes of a proof's first phase, on one thread and the small table.
+pub const FIRST_PHASE_NODES: u64 = 1 << 20;
 /// Default size of the proof table.
 pub const DEFAULT_TABLE_BYTES: usize = 1 << 30;
 
 /// Resources a forward proof may use.
 #[derive(Clone, Copy, Debug)]
 pub struct ProveLimits {
-    /// Nodes to search before giving up ([`ProveError::Undecided`]).
+    /// Nodes each thread searches before giving up
+    /// ([`ProveError::Undecided`]).
     pub max_nodes: u64,
     /// Bound on the bytes of the proof table (the search's only large
-    /// allocation). While the table doubles, the old half is held as well:
-    /// the peak is up to 1.5 times this.
+    /// allocation, made at once; its pages are taken as first written).
     pub table_bytes: usize,
     /// Longest distance tried (at most [`MAX_PLIES`]).
     pub max_plies: u32,
+    /// Threads: 1 asks every question on the calling thread (node counts
+    /// reproducible); 2 or more deepen the wins and the loses questions on
+    /// two threads at once.
+    pub threads: usize,
 }
 
 impl Default for ProveLimits {
@@ -80,6 +106,7 @@ impl Default for ProveLimits {
             max_nodes: u64::MAX,
             table_bytes: DEFAULT_TABLE_BYTES,
             max_plies: MAX_PLIES,
+            threads: DEFAULT_THREADS,
         }
     }
 }
@@ -135,31 +162,55 @@ pub struct Proof {
     pub elapsed: Duration,
 }
 
-/// Proves the exact value of `root` if it is decisive within the limits.
-/// `stop` is polled every few thousand nodes; a stop ends the proof as
-/// [`ProveError::Undecided`].
-pub fn prove(
+/// The ply counts one deepening asks about, in increasing order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Plies {
+    /// Every count: "loses within 0?", "wins within 1?", "loses within 2?"...
+    All,
+    /// The odd counts only: "wins within n?".
+    Wins,
+    /// The even counts only: "loses within n?".
+    Loses,
+}
+
+/// What one deepening established.
+#[derive(Clone, Copy, Debug)]
+struct Deepened {
+    /// The root's exact value, if a question was answered yes.
+    value: Option<Value>,
+    /// The first ply count asked about and not refuted.
+    refuted_below: u32,
+    /// Its nodes.
+    nodes: u64,
+}
+
+/// Asks of `root`, for the ply counts `plies` from `from` (every shorter
+/// one refuted before) up to `max_plies`, whether
+/// it wins within n (n odd) or loses within n (n even). The first yes is
+/// the exact value when every shorter distance of its parity was refuted
+/// before (a position that can win cannot lose, nor the other way round).
+fn deepen(
+    searcher: &mut Searcher,
     root: &Position,
-    limits: ProveLimits,
-    stop: &dyn Fn() -> bool,
-) -> Result<Proof, ProveError> {
-    let packer = Packer::new(root).map_err(|e| ProveError::Unsupported(e.into()))?;
+    plies: Plies,
+    from: u32,
+    max_plies: u32,
+) -> Deepened {
     let started = Instant::now();
-    let table = BoundTable::new(limits.table_bytes);
-    let mut searcher = Searcher::new(packer, table, limits.max_nodes, stop);
-    let undecided = |n: u32, s: &Searcher| ProveError::Undecided {
-        refuted_below: n,
-        nodes: s.nodes,
+    let (mut n, step) = match plies {
+        Plies::All => (from, 1),
+        Plies::Wins => (from | 1, 2),
+        Plies::Loses => (from + from % 2, 2),
     };
     let mut value = None;
-    for n in 0..=limits.max_plies.min(MAX_PLIES) {
+    while n <= max_plies.min(MAX_PLIES) {
         let decided = if n % 2 == 0 {
             searcher.loses(root, n).map(|l| l.then_some(Value::Loss(n)))
         } else {
             searcher.wins(root, n).map(|w| w.then_some(Value::Win(n)))
         };
         log::debug!(
-            "prove: {n} plies: {decided:?}, {} nodes, {:.2} s",
+            "prove: {plies:?} {n} plies: {decided:?}, {} nodes, {:.2} s",
             searcher.nodes,
             started.elapsed().as_secs_f64()
         );
@@ -168,22 +219,146 @@ pub fn prove(
                 value = Some(v);
                 break;
             }
-            Ok(None) => {}
-            Err(Abort) => return Err(undecided(n, &searcher)),
+            Ok(None) => n += step,
+            Err(Abort) => break,
         }
     }
-    let Some(value) = value else {
-        let n = limits.max_plies.min(MAX_PLIES) + 1;
-        return Err(undecided(n, &searcher));
+    Deepened {
+        value,
+        refuted_below: n,
+        nodes: searcher.nodes,
+    }
+}
+
+/// How often the calling thread checks `stop` while only the second
+/// deepening runs.
+const POLL: Duration = Duration::from_millis(2);
+
+/// Runs the wins questions on the calling thread and the loses questions
+/// on a second one, sharing `table`, from `from` plies (every shorter
+/// distance refuted before), until one is answered yes (which stops the
+/// other) or both give up. Returns (wins, loses).
+fn deepen_both(
+    packer: Packer,
+    table: &BoundTable,
+    root: &Position,
+    from: u32,
+    limits: ProveLimits,
+    stop: &dyn Fn() -> bool,
+) -> (Deepened, Deepened) {
+    let done = AtomicBool::new(false);
+    let done = &done;
+    std::thread::scope(|scope| {
+        let other = scope.spawn(move || {
+            let other_stop = || done.load(Ordering::Relaxed);
+            let mut s = Searcher::new(packer, table, limits.max_nodes, &other_stop);
+            let d = deepen(&mut s, root, Plies::Loses, from, limits.max_plies);
+            if d.value.is_some() {
+                done.store(true, Ordering::Relaxed);
+            }
+            d
+        });
+        let own_stop = || done.load(Ordering::Relaxed) || stop();
+        let mut s = Searcher::new(packer, table, limits.max_nodes, &own_stop);
+        let wins = deepen(&mut s, root, Plies::Wins, from, limits.max_plies);
+        if wins.value.is_some() || stop() {
+            done.store(true, Ordering::Relaxed);
+        }
+        while !other.is_finished() {
+            if stop() {
+                done.store(true, Ordering::Relaxed);
+            }
+            std::thread::sleep(POLL);
+        }
+        (wins, other.join().expect("the second deepening panicked"))
+    })
+}
+
+/// Proves the exact value of `root` if it is decisive within the limits.
+/// `stop` is polled every few thousand nodes; a stop ends the proof as
+/// [`ProveError::Undecided`].
+///
+/// The proof starts on the calling thread with a table of at most
+/// [`FIRST_TABLE_BYTES`]; a proof that needs more than
+/// [`FIRST_PHASE_NODES`] nodes goes on with the whole table (the facts
+/// found so far copied into it), on [`ProveLimits::threads`] threads. With
+/// two, the "wins within n?" questions (odd n) and the "loses within n?"
+/// ones (even n) are deepened at once, sharing the table (each uses the
+/// facts the other found); the first yes gives the value and stops the
+/// other. The node count is then the sum of both threads', and varies a
+/// little from run to run.
+pub fn prove(
+    root: &Position,
+    limits: ProveLimits,
+    stop: &dyn Fn() -> bool,
+) -> Result<Proof, ProveError> {
+    let packer = Packer::new(root).map_err(|e| ProveError::Unsupported(e.into()))?;
+    let started = Instant::now();
+    let small = BoundTable::new(limits.table_bytes.min(FIRST_TABLE_BYTES));
+    let mut s = Searcher::new(
+        packer,
+        &small,
+        limits.max_nodes.min(FIRST_PHASE_NODES),
+        stop,
+    );
+    let first = deepen(&mut s, root, Plies::All, 0, limits.max_plies);
+    let settled = first.value.is_some()
+        || s.stopped()
+        || first.refuted_below > limits.max_plies.min(MAX_PLIES)
+        || limits.max_nodes <= FIRST_PHASE_NODES
+        || limits.table_bytes <= FIRST_TABLE_BYTES;
+    if settled {
+        return finish(packer, &small, root, first, limits, stop, started);
+    }
+    let table = BoundTable::new(limits.table_bytes);
+    small.copy_into(&table);
+    drop(small);
+    let from = first.refuted_below;
+    let rest = if limits.threads >= 2 {
+        let (w, l) = deepen_both(packer, &table, root, from, limits, stop);
+        Deepened {
+            value: w.value.or(l.value),
+            refuted_below: w.refuted_below.min(l.refuted_below),
+            nodes: w.nodes + l.nodes,
+        }
+    } else {
+        let mut s = Searcher::new(packer, &table, limits.max_nodes, stop);
+        deepen(&mut s, root, Plies::All, from, limits.max_plies)
     };
+    let total = Deepened {
+        nodes: first.nodes + rest.nodes,
+        ..rest
+    };
+    finish(packer, &table, root, total, limits, stop, started)
+}
+
+/// The proof of `root` from what the deepening `d` established in
+/// `table`: its best first moves if it found the value, else the refusal.
+fn finish(
+    packer: Packer,
+    table: &BoundTable,
+    root: &Position,
+    d: Deepened,
+    limits: ProveLimits,
+    stop: &dyn Fn() -> bool,
+    started: Instant,
+) -> Result<Proof, ProveError> {
+    let undecided = |refuted_below, nodes| ProveError::Undecided {
+        refuted_below,
+        nodes,
+    };
+    let Some(value) = d.value else {
+        return Err(undecided(d.refuted_below, d.nodes));
+    };
+    let mut searcher = Searcher::new(packer, table, limits.max_nodes, stop);
     let best_moves = best_moves(&mut searcher, root, value)
-        .map_err(|Abort| undecided(value_plies(value), &searcher))?;
+        .map_err(|Abort| undecided(value_plies(value), d.nodes + searcher.nodes))?;
     Ok(Proof {
         value,
         best_moves,
-        nodes: searcher.nodes,
-        stored: searcher.table.used(),
-        bytes: searcher.table.bytes(),
+        nodes: d.nodes + searcher.nodes,
+        stored: table.used(),
+        bytes: table.resident_bytes(),
         elapsed: started.elapsed(),
     })
 }

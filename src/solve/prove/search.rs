@@ -74,8 +74,8 @@ struct Child {
 /// The search state: the table, the counters and the limits.
 pub struct Searcher<'a> {
     packer: Packer,
-    /// What has been proved so far.
-    pub table: BoundTable,
+    /// What has been proved so far (shared with the proof's other thread).
+    pub table: &'a BoundTable,
     /// Nodes searched (positions expanded, each time one is).
     pub nodes: u64,
     /// The node count at which the innermost budgeted try gives up (the
@@ -108,7 +108,7 @@ impl<'a> Searcher<'a> {
     /// A searcher over positions of `packer`'s material.
     pub fn new(
         packer: Packer,
-        table: BoundTable,
+        table: &'a BoundTable,
         max_nodes: u64,
         stop: &'a dyn Fn() -> bool,
     ) -> Searcher<'a> {
@@ -120,6 +120,12 @@ impl<'a> Searcher<'a> {
             stopped: false,
             stop,
         }
+    }
+
+    /// Whether the stop function asked to stop (rather than the node
+    /// budget running out).
+    pub fn stopped(&self) -> bool {
+        self.stopped
     }
 
     /// The packed key of `pos`.
@@ -233,9 +239,10 @@ impl<'a> Searcher<'a> {
             .enumerate()
             .map(|(i, &m)| {
                 let child = pos.play(m);
+                let key = self.packer.pack(&child);
                 Child {
                     index: i as u8,
-                    key: self.packer.pack(&child),
+                    key,
                     replies: 0,
                     refuted: 0,
                     keep: true,
