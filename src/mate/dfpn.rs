@@ -194,6 +194,8 @@ pub struct Dfpn<'t> {
     moves: MoveList,
     /// The checks of a defender's reply tested for an obvious value.
     replies_checks: MoveList,
+    /// The keys of the children by `moves`.
+    keys: Vec<ChildKeys>,
 }
 
 /// Hashes a Zobrist key as itself (it is random already).
@@ -247,6 +249,7 @@ impl<'t> Dfpn<'t> {
             next_poll: POLL_INTERVAL,
             moves: MoveList::new(),
             replies_checks: MoveList::new(),
+            keys: Vec::new(),
         }
     }
 
@@ -456,14 +459,27 @@ impl<'t> Dfpn<'t> {
         self.probe_keys_at(child.board, child.hand, ply)
     }
 
+    /// Fills `keys` with the keys of the children by `moves` and asks the
+    /// CPU to fetch their table clusters, so the probes that follow overlap
+    /// their cache misses.
+    fn child_keys(&mut self, pos: &Position) {
+        let board = board_key(pos);
+        self.keys.clear();
+        for &mv in self.moves.iter() {
+            let k = keys::after(pos, board, mv, self.attacker);
+            self.table.prefetch(k.board);
+            self.keys.push(k);
+        }
+    }
+
     /// The attacker's checks from `pos`, each with its child's numbers.
     fn expand_or(&mut self, pos: &Position, ply: usize) -> Vec<Child> {
         legal_checks(pos, &mut self.moves);
-        let board = board_key(pos);
+        self.child_keys(pos);
         let mut children = Vec::with_capacity(self.moves.len());
         for i in 0..self.moves.len() {
             let mv = self.moves.as_slice()[i];
-            let keys = keys::after(pos, board, mv, self.attacker);
+            let keys = self.keys[i];
             let value = match self.initial(&keys, ply + 1) {
                 Some(v) => v,
                 None => {
@@ -529,12 +545,12 @@ impl<'t> Dfpn<'t> {
     /// The defender's replies from `pos`, king moves and captures first.
     fn expand_and(&mut self, pos: &Position, ply: usize) -> Vec<Child> {
         legal_moves(pos, &mut self.moves);
+        self.child_keys(pos);
         let king = pos.king_square(pos.side_to_move());
-        let board = board_key(pos);
         let mut children = Vec::with_capacity(self.moves.len());
         for i in 0..self.moves.len() {
             let mv = self.moves.as_slice()[i];
-            let keys = keys::after(pos, board, mv, self.attacker);
+            let keys = self.keys[i];
             let value = match self.initial(&keys, ply + 1) {
                 Some(v) => v,
                 None => self
