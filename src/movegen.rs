@@ -22,6 +22,11 @@ trait Sink {
     fn pawns(&mut self, us: Color, to: Bitboard, promote: bool);
     /// Drops of `pt` onto each square of `to`.
     fn drops(&mut self, pt: PieceType, to: Bitboard);
+    /// Whether the sink needs no more moves (the generator may stop).
+    #[inline(always)]
+    fn done(&self) -> bool {
+        false
+    }
 }
 
 impl Sink for MoveList {
@@ -110,6 +115,31 @@ impl Sink for Counter {
     #[inline]
     fn drops(&mut self, _pt: PieceType, to: Bitboard) {
         self.0 += to.count_sparse() as usize;
+    }
+}
+
+/// Stops at the first move (whether there is any).
+struct AnyMove(bool);
+
+impl Sink for AnyMove {
+    #[inline]
+    fn board(&mut self, _from: Square, to: Bitboard, _promote: bool) {
+        self.0 |= to.any();
+    }
+
+    #[inline]
+    fn pawns(&mut self, _us: Color, to: Bitboard, _promote: bool) {
+        self.0 |= to.any();
+    }
+
+    #[inline]
+    fn drops(&mut self, _pt: PieceType, to: Bitboard) {
+        self.0 |= to.any();
+    }
+
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.0
     }
 }
 
@@ -211,7 +241,9 @@ pub fn count_legal_moves(pos: &Position) -> usize {
 
 /// Whether the side to move has at least one legal move.
 pub fn has_legal_move(pos: &Position) -> bool {
-    count_legal_moves(pos) > 0
+    let mut any = AnyMove(false);
+    generate(pos, &mut any);
+    any.0
 }
 
 /// Whether `m` is legal in `pos`.
@@ -231,7 +263,7 @@ fn generate<S: Sink>(pos: &Position, sink: &mut S) {
 
     if let Some(k) = king {
         king_moves(pos, k, sink);
-        if checkers.more_than_one() {
+        if checkers.more_than_one() || sink.done() {
             return;
         }
     }
@@ -245,7 +277,7 @@ fn generate<S: Sink>(pos: &Position, sink: &mut S) {
         _ => (mask.and_not(own), mask.and_not(pos.occupied())),
     };
     piece_moves(pos, king, move_targets, sink);
-    if drop_targets.any() && !pos.hand(us).is_empty() {
+    if drop_targets.any() && !pos.hand(us).is_empty() && !sink.done() {
         drops(pos, drop_targets, sink);
     }
 }

@@ -14,6 +14,12 @@
 //!
 //! Heuristic initial numbers (df-pn+): a check's child starts with pn = the
 //! defender's number of replies, dn = 1; a check without reply is a proof.
+//! A defender's reply new to the table is looked at when its node is
+//! expanded: without a check it is a disproof, with a check that mates at
+//! once a proof (both stored), else it starts at pn = dn = 1.
+//!
+//! Children are probed by the keys of [`super::keys`], without playing the
+//! move; only a child the table does not know is played.
 //!
 //! Repetition (the graph-history interaction): a child whose position is
 //! already on the current path is a disproof for the attacker (千日手 or
@@ -33,9 +39,10 @@
 //! Proof and disproof pieces ([`super::pieces`]) are computed when a node
 //! is solved and stored with it.
 
+use super::keys::{self, ChildKeys};
 use super::pieces;
 use super::table::{Found, INF, PackedHand, Table, board_key};
-use crate::movegen::{count_legal_moves, legal_checks, legal_moves};
+use crate::movegen::{count_legal_moves, has_legal_move, legal_checks, legal_moves};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::types::{Color, Square};
@@ -183,6 +190,12 @@ pub struct Dfpn<'t> {
     /// proof longer than what is left counts as unknown.
     pub limit: usize,
     next_poll: u64,
+    /// The moves of the node being expanded (a buffer kept between nodes).
+    moves: MoveList,
+    /// The checks of a defender's reply tested for an obvious value.
+    replies_checks: MoveList,
+    /// The keys of the children by `moves`.
+    keys: Vec<ChildKeys>,
 }
 
 /// Hashes a Zobrist key as itself (it is random already).
@@ -234,6 +247,9 @@ impl<'t> Dfpn<'t> {
             capped: false,
             limit: usize::MAX,
             next_poll: POLL_INTERVAL,
+            moves: MoveList::new(),
+            replies_checks: MoveList::new(),
+            keys: Vec::new(),
         }
     }
 
@@ -268,7 +284,14 @@ impl<'t> Dfpn<'t> {
 
     /// What the table knows of `pos` at `ply`, within the length limit.
     fn probe_at(&self, pos: &Position, ply: usize) -> Option<NodeValue> {
-        let v = self.probe(pos)?;
+        let hand = PackedHand::new(pos.hand(self.attacker));
+        self.probe_keys_at(board_key(pos), hand, ply)
+    }
+
+    /// What the table knows of the board `board` with attacker hand `hand`
+    /// at `ply`, within the length limit.
+    fn probe_keys_at(&self, board: u64, hand: PackedHand, ply: usize) -> Option<NodeValue> {
+        let v = NodeValue::from_found(self.table.lookup(board, hand)?);
         let left = self.limit.saturating_sub(ply);
         if v.pn == 0 {
             return (v.len as usize <= left).then_some(v);
@@ -424,26 +447,43 @@ impl<'t> Dfpn<'t> {
         value
     }
 
-    /// The value of a new child position without searching it.
-    fn initial(&mut self, child: &Position, ply: usize) -> Option<NodeValue> {
-        if let Some(rep_start) = self.on_path(child.key()) {
+    /// What is known of a child (keys `child`, at `ply`) without searching
+    /// it: a repetition, or its entry.
+    fn initial(&mut self, child: &ChildKeys, ply: usize) -> Option<NodeValue> {
+        if let Some(rep_start) = self.on_path(child.key) {
             return Some(NodeValue {
                 rep_start,
                 ..NodeValue::REPETITION
             });
         }
-        self.probe_at(child, ply)
+        self.probe_keys_at(child.board, child.hand, ply)
+    }
+
+    /// Fills `keys` with the keys of the children by `moves` and asks the
+    /// CPU to fetch their table clusters, so the probes that follow overlap
+    /// their cache misses.
+    fn child_keys(&mut self, pos: &Position) {
+        let board = board_key(pos);
+        self.keys.clear();
+        for &mv in self.moves.iter() {
+            let k = keys::after(pos, board, mv, self.attacker);
+            self.table.prefetch(k.board);
+            self.keys.push(k);
+        }
     }
 
     /// The attacker's checks from `pos`, each with its child's numbers.
     fn expand_or(&mut self, pos: &Position, ply: usize) -> Vec<Child> {
-        let list = checks(pos);
-        let mut children = Vec::with_capacity(list.len());
-        for &mv in list.iter() {
-            let child = pos.play(mv);
-            let value = match self.initial(&child, ply + 1) {
+        legal_checks(pos, &mut self.moves);
+        self.child_keys(pos);
+        let mut children = Vec::with_capacity(self.moves.len());
+        for i in 0..self.moves.len() {
+            let mv = self.moves.as_slice()[i];
+            let keys = self.keys[i];
+            let value = match self.initial(&keys, ply + 1) {
                 Some(v) => v,
                 None => {
+                    let child = pos.play(mv);
                     let replies = count_legal_moves(&child) as u32;
                     if replies == 0 {
                         let mated = NodeValue {
@@ -466,17 +506,57 @@ impl<'t> Dfpn<'t> {
         children
     }
 
+    /// The value of the new attacker's node `pos` (at `ply`) when it is
+    /// obvious (stored then): a disproof when it has no check, a proof when
+    /// a check mates at once (within the length limit). Resolving these
+    /// replies when their defender's node is expanded keeps its pn to the
+    /// replies that need a search, so a long forced line does not look
+    /// costlier with every ply.
+    fn obvious(&mut self, pos: &Position, ply: usize) -> Option<NodeValue> {
+        legal_checks(pos, &mut self.replies_checks);
+        if self.replies_checks.is_empty() {
+            let v = NodeValue {
+                hand: pieces::or_disproof(pos, PackedHand::full()),
+                ..NodeValue::DISPROVEN
+            };
+            self.store(pos, v, 1);
+            return Some(v);
+        }
+        if ply >= self.limit {
+            return None;
+        }
+        for i in 0..self.replies_checks.len() {
+            let mv = self.replies_checks.as_slice()[i];
+            let mated = pos.play(mv);
+            if !has_legal_move(&mated) {
+                let needed = pieces::and_proof(&mated, PackedHand::EMPTY);
+                let v = NodeValue {
+                    len: 1,
+                    hand: pieces::before_move(pos, mv, needed),
+                    ..NodeValue::PROVEN
+                };
+                self.store(pos, v, 1);
+                return Some(v);
+            }
+        }
+        None
+    }
+
     /// The defender's replies from `pos`, king moves and captures first.
     fn expand_and(&mut self, pos: &Position, ply: usize) -> Vec<Child> {
-        let mut list = MoveList::new();
-        legal_moves(pos, &mut list);
+        legal_moves(pos, &mut self.moves);
+        self.child_keys(pos);
         let king = pos.king_square(pos.side_to_move());
-        let mut children = Vec::with_capacity(list.len());
-        for &mv in list.iter() {
-            let child = pos.play(mv);
-            let value = self
-                .initial(&child, ply + 1)
-                .unwrap_or(NodeValue::unknown(1, 1));
+        let mut children = Vec::with_capacity(self.moves.len());
+        for i in 0..self.moves.len() {
+            let mv = self.moves.as_slice()[i];
+            let keys = self.keys[i];
+            let value = match self.initial(&keys, ply + 1) {
+                Some(v) => v,
+                None => self
+                    .obvious(&pos.play(mv), ply + 1)
+                    .unwrap_or(NodeValue::unknown(1, 1)),
+            };
             children.push(Child { mv, value });
         }
         // Drops last, grouped by square (see `aggregate`).

@@ -24,6 +24,7 @@
 //! `checkmate timeout` when the time runs out or `stop` comes first.
 
 pub mod dfpn;
+pub mod keys;
 pub mod pieces;
 pub mod pv;
 pub mod table;
@@ -229,6 +230,13 @@ fn run(
     let mut dfpn = Dfpn::new(table, pos.side_to_move());
     let root = dfpn.mid(pos, 0, INF, INF, &mut clock);
     let result = if root.pn == 0 {
+        if let Some(out) = out {
+            let ms = clock.start.elapsed().as_millis();
+            let _ = out.send(format!(
+                "info string mate of {} plies proven at {} nodes in {ms} ms",
+                root.len, dfpn.nodes
+            ));
+        }
         shorten(&mut dfpn, pos, &mut clock);
         clock.finishing = true;
         clock.node_limit = dfpn.nodes.saturating_add(LINE_NODE_LIMIT);
