@@ -58,7 +58,7 @@ const EPSILON_DIV: u64 = 4;
 /// Deepest path searched, in plies; deeper is treated as unknown.
 pub const MAX_PLY: usize = 2000;
 /// Nodes between two polls of the clock and the stop flag.
-pub const POLL_INTERVAL: u64 = 4096;
+const POLL_INTERVAL: u64 = 4096;
 
 /// The result of searching a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -167,7 +167,8 @@ struct Child {
     value: NodeValue,
 }
 
-/// Decides when to stop: polled every [`POLL_INTERVAL`] nodes.
+/// Decides when to stop: polled every [`POLL_INTERVAL`] nodes (or as set
+/// by [`Dfpn::set_poll_interval`]).
 pub trait Poll {
     /// Called with the node count; returns true to stop the search.
     fn poll(&mut self, nodes: u64, table: &Table) -> bool;
@@ -190,6 +191,7 @@ pub struct Dfpn<'t> {
     /// proof longer than what is left counts as unknown.
     pub limit: usize,
     next_poll: u64,
+    poll_interval: u64,
     /// The moves of the node being expanded (a buffer kept between nodes).
     moves: MoveList,
     /// The checks of a defender's reply tested for an obvious value.
@@ -247,10 +249,18 @@ impl<'t> Dfpn<'t> {
             capped: false,
             limit: usize::MAX,
             next_poll: POLL_INTERVAL,
+            poll_interval: POLL_INTERVAL,
             moves: MoveList::new(),
             replies_checks: MoveList::new(),
             keys: Vec::new(),
         }
+    }
+
+    /// Polls every `nodes` nodes instead of every [`POLL_INTERVAL`] (a
+    /// short search that must keep to a tight budget).
+    pub fn set_poll_interval(&mut self, nodes: u64) {
+        self.poll_interval = nodes.max(1);
+        self.next_poll = self.nodes + self.poll_interval;
     }
 
     /// Marks `key`, reached at `ply`, as on the current path (for
@@ -366,7 +376,7 @@ impl<'t> Dfpn<'t> {
     ) -> NodeValue {
         self.nodes += 1;
         if self.nodes >= self.next_poll {
-            self.next_poll = self.nodes + POLL_INTERVAL;
+            self.next_poll = self.nodes + self.poll_interval;
             if poll.poll(self.nodes, self.table) {
                 self.stopped = true;
             }

@@ -22,6 +22,7 @@ use crate::mate::table::{INF, Table};
 use crate::moves::Move;
 use crate::position::Position;
 use std::sync::Mutex;
+use std::time::Instant;
 
 /// Size of the probe's own table in MiB (cleared before every probe, so
 /// results from a probe for the other side are never read).
@@ -33,6 +34,8 @@ pub const PROBE_NODES_PER_MS: u64 = 50;
 pub const PROBE_MIN_NODES: u64 = 2_000;
 /// Most nodes a timed probe gets.
 pub const PROBE_MAX_NODES: u64 = 200_000;
+/// Nodes between two checks of the probe's budget, deadline and `stop`.
+pub const PROBE_POLL_INTERVAL: u64 = 256;
 /// Nodes of a probe when time does not limit the search (depth or node
 /// limits, `infinite`): fixed, so that such searches stay deterministic.
 pub const PROBE_UNTIMED_NODES: u64 = 20_000;
@@ -70,26 +73,32 @@ pub struct ProbeResult {
     pub nodes: u64,
 }
 
-/// Stops the probe at its node budget or at `stop`.
+/// Stops the probe at its node budget, its deadline or at `stop`.
 struct Budget<'a> {
     control: &'a Control,
     limit: u64,
+    deadline: Option<Instant>,
 }
 
 impl Poll for Budget<'_> {
     fn poll(&mut self, nodes: u64, _table: &Table) -> bool {
-        nodes >= self.limit || self.control.stopped()
+        nodes >= self.limit
+            || self.control.stopped()
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
 
 impl MateProbe {
     /// Looks for a mate by the side to move of `pos` within `nodes` nodes.
-    /// `history` holds the keys of the game's earlier positions.
+    /// `history` holds the keys of the game's earlier positions. The probe
+    /// ends at `deadline` too (`None`: nodes only); it checks its limits
+    /// every [`PROBE_POLL_INTERVAL`] nodes.
     pub fn probe(
         &self,
         pos: &Position,
         history: &[u64],
         nodes: u64,
+        deadline: Option<Instant>,
         control: &Control,
     ) -> ProbeResult {
         let mut slot = self
@@ -99,12 +108,14 @@ impl MateProbe {
         let table = slot.get_or_insert_with(|| Table::new(PROBE_TABLE_MB));
         table.clear();
         let mut dfpn = Dfpn::new(table, pos.side_to_move());
+        dfpn.set_poll_interval(PROBE_POLL_INTERVAL);
         for &key in history {
             dfpn.enter(key, 0);
         }
         let mut budget = Budget {
             control,
             limit: nodes,
+            deadline,
         };
         let root = dfpn.mid(pos, 0, INF, INF, &mut budget);
         let mate = if root.pn == 0 {
@@ -133,7 +144,7 @@ mod tests {
         control.reset(false);
         let pos = parse_sfen(sfen).unwrap();
         MateProbe::default()
-            .probe(&pos, history, PROBE_UNTIMED_NODES, &control)
+            .probe(&pos, history, PROBE_UNTIMED_NODES, None, &control)
             .mate
     }
 

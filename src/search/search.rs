@@ -12,7 +12,7 @@
 
 use super::candidates::CandidateParams;
 use super::history::{ContKey, History, bonus, piece_slot};
-use super::mate_probe::{MateProbe, PROBE_MIN_NODES};
+use super::mate_probe::{MateProbe, PROBE_MIN_NODES, PROBE_POLL_INTERVAL};
 use super::movepick::{KILLER_SCORE, OrderHints, ScoredMoves, captured};
 use super::tactics::{CheckInfo, gives_check, mate_in_one, see_ge};
 use super::time::{Budget, Stability};
@@ -21,7 +21,6 @@ use super::{
     Control, INFINITE, MATE_BOUND, format_score, mate_in, mated_in, score_from_tt, score_to_tt,
 };
 use crate::eval::Evaluator;
-use crate::mate::dfpn::POLL_INTERVAL as DFPN_POLL_INTERVAL;
 use crate::movegen::{is_legal, legal_moves, legal_moves_and_checks};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -30,7 +29,7 @@ use crate::types::Color;
 use crossbeam_channel::Sender;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Deepest ply the search reaches (quiescence included).
 pub const MAX_PLY: usize = 128;
@@ -49,6 +48,8 @@ const PROGRESS_INTERVAL: u64 = 1000;
 const ASPIRATION_MIN_DEPTH: u32 = 5;
 /// The iteration after which the attack probe looks for our mate.
 const ATTACK_PROBE_DEPTH: u32 = 2;
+/// Most of the move's optimum time (percent) the attack probe may take.
+const PROBE_TIME_PERCENT: u64 = 30;
 /// Razoring: at depth <= this, a static eval this far below alpha drops
 /// into quiescence.
 const RAZOR_DEPTH: i32 = 3;
@@ -1379,15 +1380,22 @@ impl<'a> Worker<'a> {
         let mut nodes = probes.nodes;
         if self.sh.node_limit > 0 {
             // The proof and the reading of its line may each take the
-            // budget and overrun it by up to one df-pn poll interval.
+            // budget and overrun it by up to one poll interval.
             let left = self.sh.node_limit.saturating_sub(self.nodes);
-            nodes = nodes.min(left.saturating_sub(2 * DFPN_POLL_INTERVAL) / 2);
+            nodes = nodes.min(left.saturating_sub(2 * PROBE_POLL_INTERVAL) / 2);
         }
         if nodes < PROBE_MIN_NODES {
             return false;
         }
         let keys: Vec<u64> = self.keys[..self.root_index].iter().map(|k| k.0).collect();
-        let found = probes.probe.probe(pos, &keys, nodes, self.sh.control);
+        let deadline = self.sh.budget.map(|b| {
+            let share = b.optimum * PROBE_TIME_PERCENT / 100;
+            let left = b.maximum.saturating_sub(self.sh.clock_ms());
+            Instant::now() + Duration::from_millis(share.min(left))
+        });
+        let found = probes
+            .probe
+            .probe(pos, &keys, nodes, deadline, self.sh.control);
         self.nodes += found.nodes;
         let Some(line) = found.mate else {
             return false;
