@@ -1,5 +1,5 @@
 //! The root mate probe: a short df-pn tsume search ([`crate::mate`]) for
-//! the side to move before the alpha-beta search starts.
+//! the side to move, run early in the alpha-beta search.
 //!
 //! Mates by a long series of checks lie far beyond the depth the alpha-beta
 //! search reaches in a game's time, but df-pn proves many of them in a few
@@ -11,9 +11,11 @@
 //! was tried and not kept: docs/search-results.md, Session 7.)
 //!
 //! The game's earlier positions are on the probe's path from the start, so
-//! a mate never leads through a position the game has already seen (a
-//! repetition there could make the checks a perpetual check): a
-//! conservative rule that may hide a mate, never invent one.
+//! the proof search keeps off them (a repetition there could make the
+//! checks a perpetual check, though only a fourth occurrence would): a
+//! conservative rule that may hide a mate. Entries of the probe's own table
+//! and the line's reading do not re-check it, which is harmless, since one
+//! earlier occurrence of a position is no 千日手.
 
 use super::Control;
 use crate::mate::dfpn::{Dfpn, Poll};
@@ -27,8 +29,9 @@ use std::time::Instant;
 /// Size of the probe's own table in MiB (cleared before every probe, so
 /// results from a probe for the other side are never read).
 pub const PROBE_TABLE_MB: usize = 16;
-/// Probe nodes per millisecond of the move's optimum time (about a tenth
-/// of the time at the solver's usual speed).
+/// Probe nodes per millisecond of the move's optimum time (a quarter of
+/// the time or so at the solver's usual speed; the deadline of
+/// `PROBE_TIME_PERCENT` in search.rs binds when it is slower).
 pub const PROBE_NODES_PER_MS: u64 = 50;
 /// Fewest nodes a timed probe gets.
 pub const PROBE_MIN_NODES: u64 = 2_000;
@@ -118,6 +121,9 @@ impl MateProbe {
             deadline,
         };
         let root = dfpn.mid(pos, 0, INF, INF, &mut budget);
+        // A proof is final even if the budget ran out with it; the line's
+        // reading then may fail to re-prove a replaced entry (no mate
+        // claimed, never a wrong one).
         let mate = if root.pn == 0 {
             // Reading the line may re-prove entries replaced since the
             // proof: it gets the probe's budget again.

@@ -44,9 +44,10 @@
 //! then one thread searches). `MultiPV` k searches the best k root moves
 //! one after another and reports each with `multipv i`.
 //! - The main thread's [`mate_probe`] (df-pn, a small node budget; not
-//!   with `MultiPV` > 1) looks for our mate after iteration 2 unless the
-//!   search already sees one; a proven mate ends the search with `score
-//!   mate N` and the checked line.
+//!   with `MultiPV` > 1, `searchmoves` or `MaxMovesToDraw`) looks for our
+//!   mate after iteration 2 unless the search already sees one; a proven
+//!   mate (not always the shortest) ends the search, `go infinite` too,
+//!   with `score mate N` and the checked line.
 //! - A bare `go` with no limit of any kind thinks [`time::DEFAULT_MOVE_MS`].
 //! - `DrawValueBlack`/`DrawValueWhite` are the value of a draw for the
 //!   engine when it plays sente/gote (YaneuraOu's meaning); the opponent's
@@ -558,7 +559,12 @@ impl Searcher {
                 depth: options.candidate_depth.max(1) as i32,
                 min_depth: options.candidate_min_depth.max(2) as i32,
             }),
-            mate_probe: (multi_pv == 1).then_some(search::ProbeSettings {
+            // Off where its mate may not be the game's result or the move
+            // may not be allowed: a move limit, `searchmoves`, MultiPV.
+            mate_probe: (multi_pv == 1
+                && options.max_moves_to_draw == 0
+                && limits.search_moves.is_empty())
+            .then_some(search::ProbeSettings {
                 probe: &self.mate_probe,
                 nodes: probe_nodes,
             }),

@@ -46,9 +46,9 @@ const PROGRESS_INTERVAL: u64 = 1000;
 
 /// First iteration searched with an aspiration window.
 const ASPIRATION_MIN_DEPTH: u32 = 5;
-/// The iteration after which the attack probe looks for our mate.
-const ATTACK_PROBE_DEPTH: u32 = 2;
-/// Most of the move's optimum time (percent) the attack probe may take.
+/// The iteration after which the root mate probe looks for our mate.
+const MATE_PROBE_DEPTH: u32 = 2;
+/// Most of the move's optimum time (percent) the root mate probe may take.
 const PROBE_TIME_PERCENT: u64 = 30;
 /// Razoring: at depth <= this, a static eval this far below alpha drops
 /// into quiescence.
@@ -319,7 +319,7 @@ struct TtHint {
 /// The root mate probe of the main thread ([`super::mate_probe`]).
 #[derive(Clone, Copy, Debug)]
 pub struct ProbeSettings<'a> {
-    /// The probes' table.
+    /// The probe's table.
     pub probe: &'a MateProbe,
     /// Nodes of the probe.
     pub nodes: u64,
@@ -1366,7 +1366,7 @@ impl<'a> Worker<'a> {
             .sort_by_key(|rm| order.iter().position(|&m| m == rm.mv));
     }
 
-    /// The attack probe: unless the search already sees a mate, looks for
+    /// The root mate probe: unless the search already sees a mate, looks for
     /// our mate by checks with df-pn. A proven mate becomes the best root
     /// move's exact score and line; returns whether one was proven (the
     /// search then ends: a proof is final).
@@ -1442,7 +1442,7 @@ impl<'a> Worker<'a> {
                 break;
             }
             self.completed_depth = search_depth.min(max_depth);
-            if report.is_some() && search_depth == ATTACK_PROBE_DEPTH && self.prove_mate(pos) {
+            if report.is_some() && search_depth == MATE_PROBE_DEPTH && self.prove_mate(pos) {
                 break;
             }
             self.sh.thread_nodes[self.id].store(self.nodes, Ordering::Relaxed);
