@@ -55,14 +55,23 @@ impl std::fmt::Debug for MateProbe {
     }
 }
 
+/// A `go nodes N` search gives the probe at most N / this.
+pub const PROBE_SHARE_OF_NODE_LIMIT: u64 = 10;
+
 /// The probe's node budget for a move whose optimum time is `optimum_ms`
-/// (`None`: time does not limit the search).
-pub fn node_budget(optimum_ms: Option<u64>) -> u64 {
-    match optimum_ms {
+/// (`None`: time does not limit the search) in a search limited to
+/// `node_limit` nodes (0 = none).
+pub fn node_budget(optimum_ms: Option<u64>, node_limit: u64) -> u64 {
+    let nodes = match optimum_ms {
         Some(ms) => ms
             .saturating_mul(PROBE_NODES_PER_MS)
             .clamp(PROBE_MIN_NODES, PROBE_MAX_NODES),
         None => PROBE_UNTIMED_NODES,
+    };
+    if node_limit > 0 {
+        nodes.min(node_limit / PROBE_SHARE_OF_NODE_LIMIT)
+    } else {
+        nodes
     }
 }
 
@@ -183,9 +192,13 @@ mod tests {
 
     #[test]
     fn budget_grows_with_time_within_its_bounds() {
-        assert_eq!(node_budget(None), PROBE_UNTIMED_NODES);
-        assert_eq!(node_budget(Some(1)), PROBE_MIN_NODES);
-        assert_eq!(node_budget(Some(1000)), 1000 * PROBE_NODES_PER_MS);
-        assert_eq!(node_budget(Some(10_000_000)), PROBE_MAX_NODES);
+        assert_eq!(node_budget(None, 0), PROBE_UNTIMED_NODES);
+        assert_eq!(node_budget(Some(1), 0), PROBE_MIN_NODES);
+        assert_eq!(node_budget(Some(1000), 0), 1000 * PROBE_NODES_PER_MS);
+        assert_eq!(node_budget(Some(10_000_000), 0), PROBE_MAX_NODES);
+        assert_eq!(
+            node_budget(None, 50_000),
+            50_000 / PROBE_SHARE_OF_NODE_LIMIT
+        );
     }
 }

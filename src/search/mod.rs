@@ -536,7 +536,7 @@ impl Searcher {
         let time_budget = budget(limits, options, us, pos.kind());
         let root: Vec<Move> = list.iter().copied().collect();
         let multi_pv = options.multi_pv.clamp(1, root.len());
-        let probe_nodes = self.probe_nodes(time_budget, node_limit);
+        let probe_nodes = mate_probe::node_budget(time_budget.map(|b| b.optimum), node_limit);
         let shared = search::Shared {
             tt: &self.tt,
             control,
@@ -665,22 +665,6 @@ impl Searcher {
         r
     }
 }
-
-impl Searcher {
-    /// Nodes of the root mate probe for a search with this time budget and
-    /// node limit (0 = none).
-    fn probe_nodes(&self, time_budget: Option<time::Budget>, node_limit: u64) -> u64 {
-        let nodes = mate_probe::node_budget(time_budget.map(|b| b.optimum));
-        if node_limit > 0 {
-            nodes.min(node_limit / PROBE_SHARE_OF_NODE_LIMIT)
-        } else {
-            nodes
-        }
-    }
-}
-
-/// A `go nodes N` search gives the mate probe at most N / this.
-const PROBE_SHARE_OF_NODE_LIMIT: u64 = 10;
 
 /// Keeps only the moves of `list` that are in `search_moves` (when it names
 /// any of them; otherwise `list` stays whole).
