@@ -22,6 +22,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use super::hybrid::RETROGRADE_MAX_POSITIONS;
 use super::pack::Packer;
 use super::prove::{ProveLimits, prove};
 use super::report::{self, DRAW_LINE_PLIES};
@@ -297,25 +298,38 @@ pub fn solve_command_lines(player: &mut SolverPlayer, pos: &Position) -> Vec<Str
         player.poll_background(&|| true);
     }
     let no_stop = || false;
+    // The rule of `hybrid::settle`, with the cache: a capped retrograde
+    // attempt, then the forward proof, then the retrograde without the cap.
+    let capped = SolveLimits {
+        max_positions: RETROGRADE_MAX_POSITIONS,
+        ..SolveLimits::default()
+    };
+    let refused = match player.cache.get_or_solve(pos, capped, &no_stop) {
+        Ok((solution, cached)) => return report::solve_lines(&solution, pos, cached),
+        Err(SolveError::TooLarge { positions }) => positions,
+        Err(e) => return vec![format!("info string error: solve: {e}")],
+    };
+    let limits = ProveLimits {
+        max_nodes: SOLVE_COMMAND_PROVE_NODES,
+        principal_line: true,
+        ..ProveLimits::default()
+    };
+    let undecided = match prove(pos, limits, &no_stop) {
+        Ok(proof) => return report::proof_lines(&proof, pos, refused),
+        Err(e) => e,
+    };
     match player
         .cache
         .get_or_solve(pos, SolveLimits::default(), &no_stop)
     {
         Ok((solution, cached)) => report::solve_lines(&solution, pos, cached),
-        Err(SolveError::TooLarge { positions }) => {
-            // Too large for the retrograde analysis: prove the value forward.
-            let limits = ProveLimits {
-                max_nodes: SOLVE_COMMAND_PROVE_NODES,
-                ..ProveLimits::default()
-            };
-            match prove(pos, limits, &no_stop) {
-                Ok(proof) => report::proof_lines(&proof, pos, positions),
-                Err(e) => vec![format!(
-                    "info string error: solve: more than {positions} positions for the \
-                     retrograde analysis, and the forward proof: {e}"
-                )],
-            }
-        }
-        Err(e) => vec![format!("info string error: solve: {e}")],
+        Err(SolveError::TooLarge { positions }) => vec![format!(
+            "info string error: solve: more than {positions} positions for the \
+             retrograde analysis, and the forward proof: {undecided}"
+        )],
+        Err(e) => vec![format!(
+            "info string error: solve: the forward proof: {undecided}; the retrograde \
+             analysis: {e}"
+        )],
     }
 }

@@ -148,7 +148,15 @@ pub fn proof_lines(proof: &Proof, pos: &Position, refused: usize) -> Vec<String>
             proof.elapsed.as_millis()
         ),
         format!("info string best moves {}", best.join(" ")),
-        "info string other moves' values and a principal line are not computed by the forward proof"
-            .to_string(),
+        "info string other moves' values are not computed by the forward proof".to_string(),
+        format!(
+            "info string pv {}{}",
+            join(&proof.line),
+            if proof.line.len() < proof.value.plies() as usize {
+                " (cut short: node budget)"
+            } else {
+                ""
+            }
+        ),
     ]
 }

@@ -58,6 +58,27 @@ impl Value {
         }
     }
 
+    /// The value, for the opponent, of the position after a value-keeping
+    /// move from a decisive position of value `self` (the inverse of
+    /// [`before_move`](Self::before_move); a draw stays a draw).
+    #[inline]
+    pub fn after_move(self) -> Value {
+        match self {
+            Value::Draw => Value::Draw,
+            Value::Win(d) => Value::Loss(d.saturating_sub(1)),
+            Value::Loss(d) => Value::Win(d.saturating_sub(1)),
+        }
+    }
+
+    /// The distance in plies to the end of the game (0 for a draw).
+    #[inline]
+    pub fn plies(self) -> u32 {
+        match self {
+            Value::Win(d) | Value::Loss(d) => d,
+            Value::Draw => 0,
+        }
+    }
+
     /// A total order key: faster wins above slower wins above draws above
     /// longer losses above shorter losses.
     fn rank(self) -> i64 {

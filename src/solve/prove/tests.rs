@@ -16,6 +16,7 @@ fn prove_up_to(pos: &Position, max_plies: u32) -> Result<Proof, ProveError> {
     let limits = ProveLimits {
         table_bytes: TEST_TABLE_BYTES,
         max_plies,
+        principal_line: true,
         ..ProveLimits::default()
     };
     prove(pos, limits, &|| false)
@@ -46,6 +47,7 @@ fn agrees(s: &Solution, pos: &Position) {
             if d > 0 {
                 assert_eq!(best, retro_best(s, pos), "{pos:?}: {v}");
             }
+            line_keeps_the_value(s, pos, v, &p.line);
         }
         Value::Draw => assert!(
             matches!(
@@ -55,6 +57,31 @@ fn agrees(s: &Solution, pos: &Position) {
             "{pos:?}: a draw must stay undecided"
         ),
     }
+}
+
+/// `line` is a principal line of `pos` (exact value `v`) by the
+/// retrograde values: it starts with a best move, every position on it has
+/// the value one ply shorter than the one before, and it ends with the
+/// loser without a legal move.
+fn line_keeps_the_value(s: &Solution, pos: &Position, v: Value, line: &[Move]) {
+    assert_eq!(
+        line.len(),
+        v.plies() as usize,
+        "{pos:?}: {v}, line {line:?}"
+    );
+    let mut at = pos.clone();
+    let mut value = v;
+    for &m in line {
+        assert!(movegen::is_legal(&at, m), "{pos:?}: {m} illegal in {at:?}");
+        at = at.play(m);
+        value = value.after_move();
+        assert_eq!(s.value(&at), Some(value), "{pos:?}: after {m}");
+    }
+    assert_eq!(
+        movegen::count_legal_moves(&at),
+        0,
+        "{pos:?}: the line ends before the end"
+    );
 }
 
 fn solved(sfen: &str) -> (Position, Solution) {
