@@ -230,8 +230,9 @@ fn main() {
          position reachable from it when that set has at most {RETROGRADE_MAX_POSITIONS} \
          positions; otherwise an exact *forward* proof (a depth-bounded AND/OR search deepened \
          ply by ply, no pruning; the children of a node are tried in rounds with a growing \
-         node budget, which orders them and decides nothing; past a million nodes the wins and \
-         the loses questions on two threads sharing one table, `src/solve/prove/`), which proves \
+         node budget, which orders them and decides nothing; two threads ask the same questions \
+         on one shared table, the second taking the children of a loss node in the reverse \
+         order, `src/solve/prove/`), which proves \
          decisive values only; and if \
          that proved nothing, the retrograde analysis with a 4 GiB bound. Rules: the rules \
          core's 3x3 rules (promotion zone = the far rank, forced promotion and dead drops, 二歩, \
@@ -253,7 +254,7 @@ fn main() {
          (not distinct positions), both threads together (the count varies a little from run \
          to run: the threads share what they prove as they go); *MiB* the peak memory \
          (retrograde: estimate from its tables; forward: the pages of the proof table written, \
-         expected from the positions stored: its table of 64 MiB, or of 1 GiB past a million \
+         expected from the positions stored: its table of 64 MiB, or of 512 MiB past a million \
          nodes, is allocated at once, with huge pages, and its pages are taken as they are \
          first written), *seconds* \
          wall-clock for the whole rule (for forward rows this includes the refused first \

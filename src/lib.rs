@@ -17,6 +17,7 @@ pub mod movegen;
 pub mod moves;
 pub mod perft;
 pub mod position;
+pub mod prefetch;
 pub mod rules;
 pub mod search;
 pub mod sfen;

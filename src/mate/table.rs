@@ -142,19 +142,10 @@ impl Table {
     /// (a hint: a later [`lookup`](Self::lookup) then waits less).
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let start = self.cluster_start(key);
-            for line in 0..CLUSTER_BYTES / CACHE_LINE {
-                let p = self.words[start + line * CACHE_LINE / 8..].as_ptr();
-                // SAFETY: `p` points into `words`; a prefetch only hints the
-                // cache, never faults and changes no memory.
-                unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast::<i8>()) };
-            }
+        let start = self.cluster_start(key);
+        for line in 0..CLUSTER_BYTES / CACHE_LINE {
+            crate::prefetch::prefetch(&self.words[start + line * CACHE_LINE / 8]);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
     }
 
     /// Looks up the position with board key `key` and attacker hand `hand`:

@@ -8,7 +8,10 @@
 //! the game's later moves come from the table once it is done (every
 //! position of the game is reachable from the position it started from). A
 //! material set whose reachable set exceeds the memory bound is remembered
-//! and not tried again.
+//! and not tried again: its positions are answered by a forward proof
+//! ([`prove`]) when one is found within the time share (a decisive value,
+//! its first move and principal line, no other move's value), and by the
+//! search otherwise.
 //!
 //! The answer: one `info` line per legal move up to `MultiPV` (the exact
 //! score `mate N`, `mate -N` or `cp 0`, and the principal line), best last
@@ -204,7 +207,8 @@ impl SolverPlayer {
                     || deadline.is_none_or(|d| control.clock_start().elapsed() < d))
         };
         let Some(solution) = self.solution_for(pos, SOLVE_THREADS, &wait) else {
-            return false;
+            let too_large = Packer::new(pos).is_ok_and(|p| self.too_large == Some(p));
+            return too_large && answer_by_proof(game, limits, control, out, &wait, start);
         };
         let Some(mut moves) = solution.move_values(pos) else {
             return false;
@@ -259,30 +263,91 @@ impl SolverPlayer {
                 best_line = line;
             }
         }
-        let final_line = match best_line.as_slice() {
-            [best, reply, ..] => format!("bestmove {best} ponder {reply}"),
-            [best] => format!("bestmove {best}"),
-            [] => "bestmove resign".to_string(),
-        };
-        // As the search does: no bestmove of `go infinite` before `stop`,
-        // nor of `go ponder` before `stop` or `ponderhit`.
-        if limits.infinite || limits.ponder {
-            while !control.stopped() && (limits.infinite || control.pondering()) {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-        }
-        for l in lines {
-            let _ = out.send(l);
-        }
-        let _ = out.send(final_line);
+        send_answer(lines, &best_line, limits, control, out);
         true
     }
 }
 
+/// Sends the `info` lines and the `bestmove` of `best_line` (with its
+/// ponder move), as the search does: no `bestmove` of `go infinite` before
+/// `stop`, nor of `go ponder` before `stop` or `ponderhit`.
+fn send_answer(
+    lines: Vec<String>,
+    best_line: &[Move],
+    limits: &Limits,
+    control: &Control,
+    out: &Sender<String>,
+) {
+    let final_line = match best_line {
+        [best, reply, ..] => format!("bestmove {best} ponder {reply}"),
+        [best] => format!("bestmove {best}"),
+        [] => "bestmove resign".to_string(),
+    };
+    if limits.infinite || limits.ponder {
+        while !control.stopped() && (limits.infinite || control.pondering()) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+    for l in lines {
+        let _ = out.send(l);
+    }
+    let _ = out.send(final_line);
+}
+
+/// Answers a `go` on a 3x3 position whose reachable set is too large for
+/// the retrograde analysis from a forward proof of its value, found while
+/// `wait` says so (the move's time share): one `info` line with the exact
+/// `score mate N` / `mate -N` and the proof's principal line, then its
+/// first move. Returns false, having sent nothing, when nothing was proved
+/// in time (a draw never is) or when that move would end the game by
+/// repetition (the proof's values are those of positions without a
+/// history): the search plays.
+fn answer_by_proof(
+    game: &Game,
+    limits: &Limits,
+    control: &Control,
+    out: &Sender<String>,
+    wait: &dyn Fn() -> bool,
+    start: Instant,
+) -> bool {
+    let pos = game.position();
+    let proof_limits = ProveLimits {
+        threads: SOLVE_THREADS,
+        principal_line: true,
+        ..ProveLimits::default()
+    };
+    let Ok(proof) = prove(pos, proof_limits, &|| !wait()) else {
+        return false;
+    };
+    let Some(&best) = proof.line.first() else {
+        return false;
+    };
+    let mut next = game.clone();
+    next.play(best);
+    if next.repetition().is_some() {
+        return false;
+    }
+    let ms = start.elapsed().as_millis() as u64;
+    let depth = proof.line.len();
+    let line = format!(
+        "info depth {depth} seldepth {depth} score {} nodes {} nps {} time {ms} pv {}",
+        proof.value.usi_score(),
+        proof.nodes,
+        proof.nodes * 1000 / ms.max(1),
+        proof
+            .line
+            .iter()
+            .map(Move::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    send_answer(vec![line], &proof.line, limits, control, out);
+    true
+}
+
 /// Node budget of the `solve` command's forward proof (the command blocks
 /// the USI loop like `go perft`, so it must end), per thread: No.32, the
-/// largest layout, takes about 10 M nodes on its deciding thread (18 M on
-/// both, about a minute here). A draw, which the forward proof never
+/// largest layout, takes about 8 M nodes on each of the two threads. A draw, which the forward proof never
 /// proves, ends at this budget as undecided.
 pub const SOLVE_COMMAND_PROVE_NODES: u64 = 60_000_000;
 
@@ -331,5 +396,53 @@ pub fn solve_command_lines(player: &mut SolverPlayer, pos: &Position) -> Vec<Str
             "info string error: solve: the forward proof: {undecided}; the retrograde \
              analysis: {e}"
         )],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sfen::parse_sfen;
+    use crossbeam_channel::unbounded;
+
+    /// A `go byoyomi` of `ms` on `sfen` by a player that knows the
+    /// material too large for the retrograde analysis: its output lines.
+    fn go_too_large(sfen: &str, ms: u64) -> Vec<String> {
+        let pos = parse_sfen(sfen).unwrap();
+        let mut player = SolverPlayer::new();
+        player.too_large = Some(Packer::new(&pos).unwrap());
+        let (tx, rx) = unbounded();
+        let control = Control::default();
+        control.reset(false);
+        let limits = Limits {
+            byoyomi: Some(ms),
+            ..Limits::default()
+        };
+        let answered = player.think(
+            &Game::new(pos),
+            &limits,
+            &SearchOptions::default(),
+            &control,
+            &tx,
+        );
+        let lines: Vec<String> = rx.try_iter().collect();
+        assert_eq!(answered, !lines.is_empty(), "{lines:?}");
+        lines
+    }
+
+    #[test]
+    fn a_proof_answers_when_the_table_is_too_large() {
+        // No.24: sente wins in 17, only by 2a1a (a forward proof of 0.2 s).
+        let lines = go_too_large("KGl/GPs/Psk b - 1", 30_000);
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(lines[0].contains(" score mate 17 "), "{lines:?}");
+        assert!(lines[0].contains(" pv 2a1a "), "{lines:?}");
+        assert!(lines[1].starts_with("bestmove 2a1a ponder "), "{lines:?}");
+    }
+
+    #[test]
+    fn no_proof_in_time_leaves_the_move_to_the_search() {
+        // No.32 (sente wins in 35) needs seconds; 1 ms proves nothing.
+        assert!(go_too_large("Rnk/bPl/KsP b - 1", 1).is_empty());
     }
 }

@@ -70,10 +70,10 @@
 //!
 //! The forward proof allocates one table (16 bytes per position stored)
 //! of 64 MiB for its first million nodes, then one of
-//! [`prove::ProveLimits::table_bytes`] (1 GiB by default; full buckets
+//! [`prove::ProveLimits::table_bytes`] (512 MiB by default; full buckets
 //! evict, which costs re-search, never soundness), allocated at once with
-//! its pages taken as they are first written, and nothing else of size; past
-//! its first million nodes it runs on two threads sharing the table. Its values hold
+//! its pages taken as they are first written, and nothing else of size; it
+//! runs on two threads sharing the table. Its values hold
 //! under any repetition rule for the same reason as the retrograde's (see
 //! [`prove`]).
 

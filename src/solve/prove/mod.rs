@@ -48,14 +48,18 @@
 //!
 //! # Threads
 //!
-//! With two threads ([`ProveLimits::threads`]) the odd questions ("wins
-//! within n?") are deepened on the calling thread and the even ones
-//! ("loses within n?") on a second thread, at once and on the same table:
-//! each question's first yes is exact on its own (the shorter distances of
-//! its parity were refuted before it on the same thread), and the facts
-//! one thread proves (a proved loss refutes a win at once, and so on)
-//! spare the other's search. One thread asks them all in turn, as above;
-//! so does every proof's first phase.
+//! With two threads ([`ProveLimits::threads`]) a *twin* deepens beside the
+//! calling thread, in both phases, on the same table: both ask every
+//! question in turn, but at a loss node the twin takes the children after
+//! the hinted one in the reverse order ([`Searcher::twin`]), so where every
+//! child must be proved won the two prove different ones first and each
+//! finds the other's facts in the table. A thread's first yes is exact on
+//! its own (it refuted every shorter distance before, by search or by the
+//! other's proved facts) and stops the other. On No.32 this halves each
+//! thread's nodes (the earlier split, the wins questions on one thread and
+//! the loses questions on the other, left the deciding thread about two
+//! thirds of them). One thread asks every question in turn, as above, and
+//! its node counts are reproducible.
 
 pub mod search;
 pub mod table;
@@ -81,7 +85,7 @@ pub const FIRST_TABLE_BYTES: usize = 64 << 20;
 /// Nodes of a proof's first phase, on one thread and the small table.
 pub const FIRST_PHASE_NODES: u64 = 1 << 20;
 /// Default size of the proof table.
-pub const DEFAULT_TABLE_BYTES: usize = 1 << 30;
+pub const DEFAULT_TABLE_BYTES: usize = 512 << 20;
 
 /// Resources a forward proof may use.
 #[derive(Clone, Copy, Debug)]
@@ -95,8 +99,7 @@ pub struct ProveLimits {
     /// Longest distance tried (at most [`MAX_PLIES`]).
     pub max_plies: u32,
     /// Threads: 1 asks every question on the calling thread (node counts
-    /// reproducible); 2 or more deepen the wins and the loses questions on
-    /// two threads at once.
+    /// reproducible); 2 or more run a twin beside it (see the module docs).
     pub threads: usize,
     /// Whether the proof also finds a principal line ([`Proof::line`]; on
     /// the large layouts about 7% more nodes).
@@ -171,17 +174,6 @@ pub struct Proof {
     pub elapsed: Duration,
 }
 
-/// The ply counts one deepening asks about, in increasing order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Plies {
-    /// Every count: "loses within 0?", "wins within 1?", "loses within 2?"...
-    All,
-    /// The odd counts only: "wins within n?".
-    Wins,
-    /// The even counts only: "loses within n?".
-    Loses,
-}
-
 /// What one deepening established.
 #[derive(Clone, Copy, Debug)]
 struct Deepened {
@@ -193,33 +185,24 @@ struct Deepened {
     nodes: u64,
 }
 
-/// Asks of `root`, for the ply counts `plies` from `from` (every shorter
-/// one refuted before) up to `max_plies`, whether
-/// it wins within n (n odd) or loses within n (n even). The first yes is
-/// the exact value when every shorter distance of its parity was refuted
-/// before (a position that can win cannot lose, nor the other way round).
-fn deepen(
-    searcher: &mut Searcher,
-    root: &Position,
-    plies: Plies,
-    from: u32,
-    max_plies: u32,
-) -> Deepened {
+/// Asks of `root`, for every ply count n from `from` (every shorter one
+/// refuted before) up to `max_plies`, whether it wins within n (n odd) or
+/// loses within n (n even). The first yes is the exact value, as every
+/// shorter distance was refuted before it (a position that can win cannot
+/// lose, nor the other way round).
+fn deepen(searcher: &mut Searcher, root: &Position, from: u32, max_plies: u32) -> Deepened {
     let started = Instant::now();
-    let (mut n, step) = match plies {
-        Plies::All => (from, 1),
-        Plies::Wins => (from | 1, 2),
-        Plies::Loses => (from + from % 2, 2),
-    };
+    let mut n = from;
     let mut value = None;
     while n <= max_plies.min(MAX_PLIES) {
-        let decided = if n % 2 == 0 {
+        let decided = if n.is_multiple_of(2) {
             searcher.loses(root, n).map(|l| l.then_some(Value::Loss(n)))
         } else {
             searcher.wins(root, n).map(|w| w.then_some(Value::Win(n)))
         };
         log::debug!(
-            "prove: {plies:?} {n} plies: {decided:?}, {} nodes, {:.2} s",
+            "prove: twin {} {n} plies: {decided:?}, {} nodes, {:.2} s",
+            searcher.twin,
             searcher.nodes,
             started.elapsed().as_secs_f64()
         );
@@ -228,7 +211,7 @@ fn deepen(
                 value = Some(v);
                 break;
             }
-            Ok(None) => n += step,
+            Ok(None) => n += 1,
             Err(Abort) => break,
         }
     }
@@ -239,63 +222,71 @@ fn deepen(
     }
 }
 
-/// How often the calling thread checks `stop` while only the second
-/// deepening runs.
+/// How often the calling thread checks `stop` while only the twin runs.
 const POLL: Duration = Duration::from_millis(2);
 
-/// Runs the wins questions on the calling thread and the loses questions
-/// on a second one, sharing `table`, from `from` plies (every shorter
-/// distance refuted before), until one is answered yes (which stops the
-/// other) or both give up. Returns (wins, loses).
-fn deepen_both(
+/// Deepens from `from` plies on `table` within `max_nodes` per thread: on
+/// the calling thread alone, or (`threads` >= 2) on it and a twin
+/// ([`Searcher::twin`]) at once, each asking every question in turn and
+/// using the facts the other proves; the first yes (exact on its own
+/// thread) stops the other.
+fn deepen_on(
     packer: Packer,
     table: &BoundTable,
     root: &Position,
     from: u32,
-    limits: ProveLimits,
+    (max_nodes, max_plies, threads): (u64, u32, usize),
     stop: &dyn Fn() -> bool,
-) -> (Deepened, Deepened) {
+) -> Deepened {
+    if threads < 2 {
+        let mut s = Searcher::new(packer, table, max_nodes, stop);
+        return deepen(&mut s, root, from, max_plies);
+    }
     let done = AtomicBool::new(false);
     let done = &done;
-    std::thread::scope(|scope| {
-        let other = scope.spawn(move || {
-            let other_stop = || done.load(Ordering::Relaxed);
-            let mut s = Searcher::new(packer, table, limits.max_nodes, &other_stop);
-            let d = deepen(&mut s, root, Plies::Loses, from, limits.max_plies);
+    let (own, twin) = std::thread::scope(|scope| {
+        let twin = scope.spawn(move || {
+            let twin_stop = || done.load(Ordering::Relaxed);
+            let mut s = Searcher::new(packer, table, max_nodes, &twin_stop);
+            s.twin = true;
+            let d = deepen(&mut s, root, from, max_plies);
             if d.value.is_some() {
                 done.store(true, Ordering::Relaxed);
             }
             d
         });
         let own_stop = || done.load(Ordering::Relaxed) || stop();
-        let mut s = Searcher::new(packer, table, limits.max_nodes, &own_stop);
-        let wins = deepen(&mut s, root, Plies::Wins, from, limits.max_plies);
-        if wins.value.is_some() || stop() {
+        let mut s = Searcher::new(packer, table, max_nodes, &own_stop);
+        let own = deepen(&mut s, root, from, max_plies);
+        if own.value.is_some() || stop() {
             done.store(true, Ordering::Relaxed);
         }
-        while !other.is_finished() {
+        while !twin.is_finished() {
             if stop() {
                 done.store(true, Ordering::Relaxed);
             }
             std::thread::sleep(POLL);
         }
-        (wins, other.join().expect("the second deepening panicked"))
-    })
+        (own, twin.join().expect("the twin deepening panicked"))
+    });
+    Deepened {
+        value: own.value.or(twin.value),
+        // Each thread refuted every count below its own.
+        refuted_below: own.refuted_below.max(twin.refuted_below),
+        nodes: own.nodes + twin.nodes,
+    }
 }
 
 /// Proves the exact value of `root` if it is decisive within the limits.
 /// `stop` is polled every few thousand nodes; a stop ends the proof as
 /// [`ProveError::Undecided`].
 ///
-/// The proof starts on the calling thread with a table of at most
-/// [`FIRST_TABLE_BYTES`]; a proof that needs more than
-/// [`FIRST_PHASE_NODES`] nodes goes on with the whole table (the facts
-/// found so far copied into it), on [`ProveLimits::threads`] threads. With
-/// two, the "wins within n?" questions (odd n) and the "loses within n?"
-/// ones (even n) are deepened at once, sharing the table (each uses the
-/// facts the other found); the first yes gives the value and stops the
-/// other. The node count is then the sum of both threads', and varies a
-/// little from run to run.
+/// The proof starts with a table of at most [`FIRST_TABLE_BYTES`]; a proof
+/// that needs more than [`FIRST_PHASE_NODES`] nodes (per thread) goes on
+/// with the whole table (the facts found so far copied into it). With
+/// [`ProveLimits::threads`] >= 2 a twin deepens beside the calling thread
+/// (see the module docs); the node count is then the sum of both threads',
+/// and varies a little from run to run.
 pub fn prove(
     root: &Position,
     limits: ProveLimits,
@@ -304,15 +295,14 @@ pub fn prove(
     let packer = Packer::new(root).map_err(|e| ProveError::Unsupported(e.into()))?;
     let started = Instant::now();
     let small = BoundTable::new(limits.table_bytes.min(FIRST_TABLE_BYTES));
-    let mut s = Searcher::new(
-        packer,
-        &small,
+    let first_limits = (
         limits.max_nodes.min(FIRST_PHASE_NODES),
-        stop,
+        limits.max_plies,
+        limits.threads,
     );
-    let first = deepen(&mut s, root, Plies::All, 0, limits.max_plies);
+    let first = deepen_on(packer, &small, root, 0, first_limits, stop);
     let settled = first.value.is_some()
-        || s.stopped()
+        || stop()
         || first.refuted_below > limits.max_plies.min(MAX_PLIES)
         || limits.max_nodes <= FIRST_PHASE_NODES
         || limits.table_bytes <= FIRST_TABLE_BYTES;
@@ -322,18 +312,8 @@ pub fn prove(
     let table = BoundTable::new(limits.table_bytes);
     small.copy_into(&table);
     drop(small);
-    let from = first.refuted_below;
-    let rest = if limits.threads >= 2 {
-        let (w, l) = deepen_both(packer, &table, root, from, limits, stop);
-        Deepened {
-            value: w.value.or(l.value),
-            refuted_below: w.refuted_below.min(l.refuted_below),
-            nodes: w.nodes + l.nodes,
-        }
-    } else {
-        let mut s = Searcher::new(packer, &table, limits.max_nodes, stop);
-        deepen(&mut s, root, Plies::All, from, limits.max_plies)
-    };
+    let rest_limits = (limits.max_nodes, limits.max_plies, limits.threads);
+    let rest = deepen_on(packer, &table, root, first.refuted_below, rest_limits, stop);
     let total = Deepened {
         nodes: first.nodes + rest.nodes,
         ..rest

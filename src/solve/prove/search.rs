@@ -84,6 +84,10 @@ pub struct Searcher<'a> {
     /// Whether the stop function asked to stop.
     stopped: bool,
     stop: &'a dyn Fn() -> bool,
+    /// Whether this is the twin of a proof on two threads: it takes a loss
+    /// node's children, after the hinted one, in the reverse order, so that
+    /// the two threads prove different children of the same node first.
+    pub twin: bool,
 }
 
 /// Outcome of [`Searcher::find_child`].
@@ -119,6 +123,7 @@ impl<'a> Searcher<'a> {
             limit: max_nodes,
             stopped: false,
             stop,
+            twin: false,
         }
     }
 
@@ -240,6 +245,7 @@ impl<'a> Searcher<'a> {
             .map(|(i, &m)| {
                 let child = pos.play(m);
                 let key = self.packer.pack(&child);
+                self.table.prefetch(key);
                 Child {
                     index: i as u8,
                     key,
@@ -378,7 +384,10 @@ impl<'a> Searcher<'a> {
                 c.replies = Self::replies(&b, &c.pos);
             }
         }
-        let order = Self::order(&children, known.hint);
+        let mut order = Self::order(&children, known.hint);
+        if self.twin && order.len() > 2 {
+            order[1..].reverse();
+        }
         match self.find_child(&mut children, order, n - 1, false, Self::wins)? {
             Found::Child(i) => {
                 let index = children[i].index;

@@ -116,6 +116,10 @@ impl Bounds {
 #[derive(Debug)]
 pub struct BoundTable {
     slots: Box<[Slot]>,
+    /// Index of the first slot of bucket 0: the buckets start on a cache
+    /// line, so that one bucket is one line (the allocation carries up to
+    /// one bucket of padding for this).
+    base: usize,
     bucket_mask: usize,
     used: AtomicUsize,
 }
@@ -124,6 +128,9 @@ pub struct BoundTable {
 const HASH_MUL: u64 = 0xff51_afd7_ed55_8ccd;
 /// Multiplier of the bounds' mixing into the key word.
 const CHECK_MUL: u64 = 0xc4ce_b9fe_1a85_ec53;
+/// Bytes of a cache line: one bucket, when aligned.
+const CACHE_LINE: usize = 64;
+const _: () = assert!(BUCKET * SLOT_BYTES == CACHE_LINE);
 /// Bytes of a memory page (for the resident estimate).
 const PAGE_BYTES: usize = 4096;
 
@@ -149,6 +156,18 @@ fn zeroed_slots(count: usize) -> Box<[Slot]> {
         unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(raw as *mut Slot, count)) };
     ask_for_huge_pages(&slots);
     slots
+}
+
+/// The index of the first slot of `slots` that starts a cache line (0 if
+/// none of the first [`BUCKET`] does: the table then works unaligned).
+fn first_aligned_slot(slots: &[Slot]) -> usize {
+    let at = slots.as_ptr() as usize;
+    let skip = (CACHE_LINE - at % CACHE_LINE) % CACHE_LINE;
+    if skip.is_multiple_of(SLOT_BYTES) && skip / SLOT_BYTES < BUCKET {
+        skip / SLOT_BYTES
+    } else {
+        0
+    }
 }
 
 /// Bytes of a huge page.
@@ -177,8 +196,10 @@ impl BoundTable {
     /// is a power of two).
     pub fn new(max_bytes: usize) -> BoundTable {
         let buckets = Self::buckets_within(max_bytes);
+        let slots = zeroed_slots(buckets * BUCKET + BUCKET - 1);
         BoundTable {
-            slots: zeroed_slots(buckets * BUCKET),
+            base: first_aligned_slot(&slots),
+            slots,
             bucket_mask: buckets - 1,
             used: AtomicUsize::new(0),
         }
@@ -194,9 +215,9 @@ impl BoundTable {
         }
     }
 
-    /// Bytes allocated (most of them possibly never touched).
+    /// Bytes of the buckets (most of them possibly never touched).
     pub fn bytes(&self) -> usize {
-        self.slots.len() * SLOT_BYTES
+        (self.bucket_mask + 1) * BUCKET * SLOT_BYTES
     }
 
     /// Expected bytes of the pages written so far: the entries are spread
@@ -242,7 +263,14 @@ impl BoundTable {
         let mut h = key ^ (key >> 33);
         h = h.wrapping_mul(HASH_MUL);
         h ^= h >> 33;
-        (h as usize & self.bucket_mask) * BUCKET
+        self.base + (h as usize & self.bucket_mask) * BUCKET
+    }
+
+    /// Asks the CPU to bring `key`'s bucket into the cache (a later
+    /// [`get`](Self::get) or [`update`](Self::update) waits less).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        crate::prefetch::prefetch(&self.slots[self.bucket(key)]);
     }
 
     /// The slot's key and packed bounds if it is consistent (both words
