@@ -41,7 +41,7 @@ use crate::search::{Control, Limits, SearchOptions, budget};
 const SOLVE_TIME_PERCENT: u64 = 60;
 /// Memory bound of a solve made during a game.
 const GAME_MAX_BYTES: usize = super::DEFAULT_MAX_BYTES;
-/// Threads of a solve made during a game.
+/// Most threads of a solve made during a game (fewer if `Threads` says so).
 const SOLVE_THREADS: usize = 2;
 /// How often a wait for a solve checks `stop` and the clock.
 const POLL: Duration = Duration::from_millis(2);
@@ -206,9 +206,10 @@ impl SolverPlayer {
                 && (control.pondering()
                     || deadline.is_none_or(|d| control.clock_start().elapsed() < d))
         };
-        let Some(solution) = self.solution_for(pos, SOLVE_THREADS, &wait) else {
+        let threads = options.threads.clamp(1, SOLVE_THREADS);
+        let Some(solution) = self.solution_for(pos, threads, &wait) else {
             let too_large = Packer::new(pos).is_ok_and(|p| self.too_large == Some(p));
-            return too_large && answer_by_proof(game, limits, control, out, &wait, start);
+            return too_large && answer_by_proof(game, limits, threads, control, out, &wait, start);
         };
         let Some(mut moves) = solution.move_values(pos) else {
             return false;
@@ -305,6 +306,7 @@ fn send_answer(
 fn answer_by_proof(
     game: &Game,
     limits: &Limits,
+    threads: usize,
     control: &Control,
     out: &Sender<String>,
     wait: &dyn Fn() -> bool,
@@ -312,7 +314,7 @@ fn answer_by_proof(
 ) -> bool {
     let pos = game.position();
     let proof_limits = ProveLimits {
-        threads: SOLVE_THREADS,
+        threads,
         principal_line: true,
         ..ProveLimits::default()
     };

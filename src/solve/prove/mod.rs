@@ -82,7 +82,7 @@ pub const DEFAULT_THREADS: usize = 2;
 /// stays small: the whole table, allocated at once, would take its pages
 /// as the entries spread over it).
 pub const FIRST_TABLE_BYTES: usize = 64 << 20;
-/// Nodes of a proof's first phase, on one thread and the small table.
+/// Nodes of a proof's first phase on the small table (per thread).
 pub const FIRST_PHASE_NODES: u64 = 1 << 20;
 /// Default size of the proof table.
 pub const DEFAULT_TABLE_BYTES: usize = 512 << 20;
