@@ -25,7 +25,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::hybrid::RETROGRADE_MAX_POSITIONS;
+use super::hybrid::{SettleLimits, Settled, settle_with};
 use super::pack::Packer;
 use super::prove::{ProveLimits, prove};
 use super::report::{self, DRAW_LINE_PLIES};
@@ -349,8 +349,9 @@ fn answer_by_proof(
 
 /// Node budget of the `solve` command's forward proof (the command blocks
 /// the USI loop like `go perft`, so it must end), per thread: No.32, the
-/// largest layout, takes about 8 M nodes on each of the two threads. A draw, which the forward proof never
-/// proves, ends at this budget as undecided.
+/// largest layout, takes about 8 M nodes on each of the two threads. A
+/// draw, which the forward proof never proves, ends at this budget as
+/// undecided.
 pub const SOLVE_COMMAND_PROVE_NODES: u64 = 60_000_000;
 
 /// The lines of the `solve` command for `pos` (the table is cached for the
@@ -364,40 +365,22 @@ pub fn solve_command_lines(player: &mut SolverPlayer, pos: &Position) -> Vec<Str
     {
         player.poll_background(&|| true);
     }
+    let limits = SettleLimits {
+        prove: ProveLimits {
+            max_nodes: SOLVE_COMMAND_PROVE_NODES,
+            principal_line: true,
+            ..ProveLimits::default()
+        },
+        ..SettleLimits::default()
+    };
     let no_stop = || false;
-    // The rule of `hybrid::settle`, with the cache: a capped retrograde
-    // attempt, then the forward proof, then the retrograde without the cap.
-    let capped = SolveLimits {
-        max_positions: RETROGRADE_MAX_POSITIONS,
-        ..SolveLimits::default()
-    };
-    let refused = match player.cache.get_or_solve(pos, capped, &no_stop) {
-        Ok((solution, cached)) => return report::solve_lines(&solution, pos, cached),
-        Err(SolveError::TooLarge { positions }) => positions,
-        Err(e) => return vec![format!("info string error: solve: {e}")],
-    };
-    let limits = ProveLimits {
-        max_nodes: SOLVE_COMMAND_PROVE_NODES,
-        principal_line: true,
-        ..ProveLimits::default()
-    };
-    let undecided = match prove(pos, limits, &no_stop) {
-        Ok(proof) => return report::proof_lines(&proof, pos, refused),
-        Err(e) => e,
-    };
-    match player
-        .cache
-        .get_or_solve(pos, SolveLimits::default(), &no_stop)
-    {
-        Ok((solution, cached)) => report::solve_lines(&solution, pos, cached),
-        Err(SolveError::TooLarge { positions }) => vec![format!(
-            "info string error: solve: more than {positions} positions for the \
-             retrograde analysis, and the forward proof: {undecided}"
-        )],
-        Err(e) => vec![format!(
-            "info string error: solve: the forward proof: {undecided}; the retrograde \
-             analysis: {e}"
-        )],
+    let cache = &mut player.cache;
+    match settle_with(pos, limits, &no_stop, |l| {
+        cache.get_or_solve(pos, l, &no_stop)
+    }) {
+        Ok(Settled::Solved((solution, cached))) => report::solve_lines(&solution, pos, cached),
+        Ok(Settled::Proved(proof)) => report::proof_lines(&proof, pos),
+        Err(e) => vec![format!("info string error: solve: {e}")],
     }
 }
 

@@ -36,11 +36,11 @@ pub struct SettleLimits {
     pub prove: ProveLimits,
 }
 
-/// How a position was settled.
+/// How a position was settled (`S`: what the retrograde analysis gave).
 #[derive(Debug)]
-pub enum Settled {
+pub enum Settled<S = Box<Solution>> {
     /// By retrograde analysis: every reachable position's value.
-    Solved(Box<Solution>),
+    Solved(S),
     /// By forward proof: the root's value and best first moves.
     Proved(Proof),
 }
@@ -98,6 +98,17 @@ pub fn settle(
     limits: SettleLimits,
     stop: &dyn Fn() -> bool,
 ) -> Result<Settled, SettleError> {
+    settle_with(root, limits, stop, |l| solve(root, l, stop).map(Box::new))
+}
+
+/// [`settle`] with the retrograde analysis done by `retrograde` (given the
+/// limits of each attempt), e.g. through a cache of solutions.
+pub fn settle_with<S>(
+    root: &Position,
+    limits: SettleLimits,
+    stop: &dyn Fn() -> bool,
+    mut retrograde: impl FnMut(Limits) -> Result<S, SolveError>,
+) -> Result<Settled<S>, SettleError> {
     let capped = Limits {
         max_positions: limits
             .retrograde
@@ -105,8 +116,8 @@ pub fn settle(
             .min(RETROGRADE_MAX_POSITIONS),
         ..limits.retrograde
     };
-    match solve(root, capped, stop) {
-        Ok(s) => return Ok(Settled::Solved(Box::new(s))),
+    match retrograde(capped) {
+        Ok(s) => return Ok(Settled::Solved(s)),
         Err(SolveError::TooLarge { .. }) => {}
         Err(e) => return Err(SettleError::Solve(e)),
     }
@@ -114,7 +125,7 @@ pub fn settle(
         Ok(p) => return Ok(Settled::Proved(p)),
         Err(e) => e,
     };
-    solve(root, limits.retrograde, stop)
-        .map(|s| Settled::Solved(Box::new(s)))
+    retrograde(limits.retrograde)
+        .map(Settled::Solved)
         .map_err(|e| SettleError::Both(undecided, e))
 }

@@ -1,6 +1,7 @@
 //! Text reports of solutions: the `solve` command's `info string` lines and
 //! the `info` lines of a `go` answered from a solved table.
 
+use super::hybrid::RETROGRADE_MAX_POSITIONS;
 use super::prove::Proof;
 use super::{Solution, Stats, Value};
 use crate::moves::Move;
@@ -126,10 +127,11 @@ pub fn solve_lines(solution: &Solution, pos: &Position, cached: bool) -> Vec<Str
 }
 
 /// The `info string` lines of the `solve` command for a position settled by
-/// the forward proof (its reachable set has more than `refused` positions):
+/// the forward proof (its reachable set has more positions than the
+/// retrograde analysis is first tried on):
 /// the value and the best first moves; other moves' values and a line are
 /// not computed.
-pub fn proof_lines(proof: &Proof, pos: &Position, refused: usize) -> Vec<String> {
+pub fn proof_lines(proof: &Proof, pos: &Position) -> Vec<String> {
     let best: Vec<String> = proof.best_moves.iter().map(|m| m.to_string()).collect();
     vec![
         format!("info string solve sfen {}", to_sfen(pos)),
@@ -140,7 +142,7 @@ pub fn proof_lines(proof: &Proof, pos: &Position, refused: usize) -> Vec<String>
             proof.value.usi_score()
         ),
         format!(
-            "info string forward proof (the reachable set has more than {refused} positions): \
+            "info string forward proof (the reachable set has more than {RETROGRADE_MAX_POSITIONS} positions): \
              {} nodes, {} positions stored, table {} MiB, time {} ms",
             proof.nodes,
             proof.stored,
