@@ -10,8 +10,9 @@
 //! material set whose reachable set exceeds the memory bound is remembered
 //! and not tried again: its positions are answered by a forward proof
 //! ([`prove`]) when one is found within the time share (a decisive value,
-//! its first move and principal line, no other move's value), and by the
-//! search otherwise.
+//! its first move and principal line, no other move's value; not under a
+//! `go` without a clock, such as `go depth`, which only `stop` could end),
+//! and by the search otherwise.
 //!
 //! The answer: one `info` line per legal move up to `MultiPV` (the exact
 //! score `mate N`, `mate -N` or `cp 0`, and the principal line), best last
@@ -208,8 +209,14 @@ impl SolverPlayer {
         };
         let threads = options.threads.clamp(1, SOLVE_THREADS);
         let Some(solution) = self.solution_for(pos, threads, &wait) else {
+            // A proof runs until proved or out of time: without a clock
+            // (`go depth`, `go nodes`) only `stop` would end it, so only a
+            // clock, `go infinite` or `go ponder` may wait for one.
+            let stoppable = deadline.is_some() || limits.infinite || limits.ponder;
             let too_large = Packer::new(pos).is_ok_and(|p| self.too_large == Some(p));
-            return too_large && answer_by_proof(game, limits, threads, control, out, &wait, start);
+            return too_large
+                && stoppable
+                && answer_by_proof(game, limits, threads, control, out, &wait, start);
         };
         let Some(mut moves) = solution.move_values(pos) else {
             return false;
@@ -393,19 +400,24 @@ mod tests {
     /// A `go byoyomi` of `ms` on `sfen` by a player that knows the
     /// material too large for the retrograde analysis: its output lines.
     fn go_too_large(sfen: &str, ms: u64) -> Vec<String> {
+        let limits = Limits {
+            byoyomi: Some(ms),
+            ..Limits::default()
+        };
+        go_too_large_with(sfen, &limits)
+    }
+
+    /// The same with any `go` limits.
+    fn go_too_large_with(sfen: &str, limits: &Limits) -> Vec<String> {
         let pos = parse_sfen(sfen).unwrap();
         let mut player = SolverPlayer::new();
         player.too_large = Some(Packer::new(&pos).unwrap());
         let (tx, rx) = unbounded();
         let control = Control::default();
         control.reset(false);
-        let limits = Limits {
-            byoyomi: Some(ms),
-            ..Limits::default()
-        };
         let answered = player.think(
             &Game::new(pos),
-            &limits,
+            limits,
             &SearchOptions::default(),
             &control,
             &tx,
@@ -429,5 +441,16 @@ mod tests {
     fn no_proof_in_time_leaves_the_move_to_the_search() {
         // No.32 (sente wins in 35) needs seconds; 1 ms proves nothing.
         assert!(go_too_large("Rnk/bPl/KsP b - 1", 1).is_empty());
+    }
+
+    #[test]
+    fn no_proof_without_a_clock() {
+        // `go depth 3` has no deadline: a proof (seconds here, unbounded
+        // on a draw) would keep the bestmove waiting for a `stop`.
+        let limits = Limits {
+            depth: Some(3),
+            ..Limits::default()
+        };
+        assert!(go_too_large_with("Rnk/bPl/KsP b - 1", &limits).is_empty());
     }
 }
