@@ -255,18 +255,8 @@ impl SolverPlayer {
             };
             let mut line = vec![m];
             line.extend(solution.principal_line(&child, plies.saturating_sub(1)));
-            let multipv = if shown > 1 {
-                format!(" multipv {}", k + 1)
-            } else {
-                String::new()
-            };
-            let depth = line.len().max(1);
-            lines.push(format!(
-                "info depth {depth} seldepth {depth}{multipv} score {} nodes {nodes} nps {} time {ms} pv {}",
-                v.usi_score(),
-                nps,
-                line.iter().map(Move::to_string).collect::<Vec<_>>().join(" ")
-            ));
+            let multipv = (shown > 1).then_some(k + 1);
+            lines.push(info_line(&line, multipv, v, (nodes, nps, ms)));
             if k == 0 {
                 best_line = line;
             }
@@ -274,6 +264,25 @@ impl SolverPlayer {
         send_answer(lines, &best_line, limits, control, out);
         true
     }
+}
+
+/// The `info` line of principal line `line` of exact value `value`
+/// (`multipv` i when given), with the (nodes, nps, milliseconds) shown.
+fn info_line(
+    line: &[Move],
+    multipv: Option<usize>,
+    value: Value,
+    counts: (u64, u64, u64),
+) -> String {
+    let (nodes, nps, ms) = counts;
+    let depth = line.len().max(1);
+    let multipv = multipv.map_or_else(String::new, |i| format!(" multipv {i}"));
+    let pv: Vec<String> = line.iter().map(Move::to_string).collect();
+    format!(
+        "info depth {depth} seldepth {depth}{multipv} score {} nodes {nodes} nps {nps} time {ms} pv {}",
+        value.usi_score(),
+        pv.join(" ")
+    )
 }
 
 /// Sends the `info` lines and the `bestmove` of `best_line` (with its
@@ -337,19 +346,8 @@ fn answer_by_proof(
         return false;
     }
     let ms = start.elapsed().as_millis() as u64;
-    let depth = proof.line.len();
-    let line = format!(
-        "info depth {depth} seldepth {depth} score {} nodes {} nps {} time {ms} pv {}",
-        proof.value.usi_score(),
-        proof.nodes,
-        proof.nodes * 1000 / ms.max(1),
-        proof
-            .line
-            .iter()
-            .map(Move::to_string)
-            .collect::<Vec<_>>()
-            .join(" ")
-    );
+    let nps = proof.nodes * 1000 / ms.max(1);
+    let line = info_line(&proof.line, None, proof.value, (proof.nodes, nps, ms));
     send_answer(vec![line], &proof.line, limits, control, out);
     true
 }

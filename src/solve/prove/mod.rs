@@ -225,8 +225,8 @@ fn deepen(searcher: &mut Searcher, root: &Position, from: u32, max_plies: u32) -
 /// How often the calling thread checks `stop` while only the twin runs.
 const POLL: Duration = Duration::from_millis(2);
 
-/// Deepens from `from` plies on `table` within `max_nodes` per thread: on
-/// the calling thread alone, or (`threads` >= 2) on it and a twin
+/// Deepens from `from` plies on `table` within `limits` (its `max_nodes`
+/// per thread): on the calling thread alone, or (`threads` >= 2) on it and a twin
 /// ([`Searcher::twin`]) at once, each asking every question in turn and
 /// using the facts the other proves; the first yes (exact on its own
 /// thread) stops the other.
@@ -235,10 +235,11 @@ fn deepen_on(
     table: &BoundTable,
     root: &Position,
     from: u32,
-    (max_nodes, max_plies, threads): (u64, u32, usize),
+    limits: ProveLimits,
     stop: &dyn Fn() -> bool,
 ) -> Deepened {
-    if threads < 2 {
+    let (max_nodes, max_plies) = (limits.max_nodes, limits.max_plies);
+    if limits.threads < 2 {
         let mut s = Searcher::new(packer, table, max_nodes, stop);
         return deepen(&mut s, root, from, max_plies);
     }
@@ -295,11 +296,10 @@ pub fn prove(
     let packer = Packer::new(root).map_err(|e| ProveError::Unsupported(e.into()))?;
     let started = Instant::now();
     let small = BoundTable::new(limits.table_bytes.min(FIRST_TABLE_BYTES));
-    let first_limits = (
-        limits.max_nodes.min(FIRST_PHASE_NODES),
-        limits.max_plies,
-        limits.threads,
-    );
+    let first_limits = ProveLimits {
+        max_nodes: limits.max_nodes.min(FIRST_PHASE_NODES),
+        ..limits
+    };
     let first = deepen_on(packer, &small, root, 0, first_limits, stop);
     let settled = first.value.is_some()
         || stop()
@@ -312,8 +312,7 @@ pub fn prove(
     let table = BoundTable::new(limits.table_bytes);
     small.copy_into(&table);
     drop(small);
-    let rest_limits = (limits.max_nodes, limits.max_plies, limits.threads);
-    let rest = deepen_on(packer, &table, root, first.refuted_below, rest_limits, stop);
+    let rest = deepen_on(packer, &table, root, first.refuted_below, limits, stop);
     let total = Deepened {
         nodes: first.nodes + rest.nodes,
         ..rest
