@@ -21,6 +21,7 @@ use fukayomi::sfen::{parse_move, parse_sfen};
 use fukayomi::solve::hybrid::{
     RETROGRADE_MAX_POSITIONS, SettleError, SettleLimits, Settled, settle,
 };
+use fukayomi::solve::prove::{DEFAULT_TABLE_BYTES, FIRST_TABLE_BYTES};
 use fukayomi::solve::report::{for_sente, layouts, line_text};
 use fukayomi::solve::{Solution, Value};
 use fukayomi::types::Color;
@@ -254,11 +255,14 @@ fn main() {
          (not distinct positions), both threads together (the count varies a little from run \
          to run: the threads share what they prove as they go); *MiB* the peak memory \
          (retrograde: estimate from its tables; forward: the pages of the proof table written, \
-         expected from the positions stored: its table of 64 MiB, or of 512 MiB past a million \
-         nodes, is allocated at once, with huge pages, and its pages are taken as they are \
-         first written), *seconds* \
+         expected from the positions stored, or all of them: its first table of {first} MiB \
+         is allocated at once, with huge pages, and its pages are taken as they are first \
+         written; past a million nodes a table of {second} MiB takes all its pages at once), \
+         *seconds* \
          wall-clock for the whole rule (for forward rows this includes the refused first \
-         retrograde attempt).\n"
+         retrograde attempt).\n",
+        first = FIRST_TABLE_BYTES >> 20,
+        second = DEFAULT_TABLE_BYTES >> 20,
     );
     let _ = writeln!(
         md,

@@ -15,9 +15,10 @@
 //! reachable from it. A packed position is never 0 (a king is always on the
 //! board), which hash tables use as their empty slot.
 
+use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::BoardKind;
-use crate::types::{Color, Piece, PieceType, Square};
+use crate::types::{Color, GRID, Piece, PieceType, Square};
 
 /// The board's side length.
 const SIZE: u8 = 3;
@@ -74,6 +75,34 @@ pub fn squares() -> [Square; SQUARES] {
         *sq = Square::new(i as u8 / SIZE, i as u8 % SIZE);
     }
     out
+}
+
+/// The packing index of a square of the 3x3 board.
+#[inline]
+fn slot(sq: Square) -> usize {
+    let i = sq.index();
+    i / GRID as usize * SIZE as usize + i % GRID as usize
+}
+
+/// `board` with the code of packing index `i` replaced by `code`.
+#[inline]
+fn with_code(board: u64, i: usize, code: u64) -> u64 {
+    let shift = SQUARE_BITS * i as u32;
+    board & !(0x1f << shift) | code << shift
+}
+
+/// A position's packing before the orientation is chosen
+/// ([`Packer::parts`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Parts {
+    /// The squares' codes in packing order.
+    board: u64,
+    /// The same for the mirror image.
+    mirrored: u64,
+    /// Sente's hand as digits.
+    digits: u64,
+    /// The side to move.
+    side: Color,
 }
 
 /// Packs and unpacks the positions of one material set.
@@ -151,6 +180,66 @@ impl Packer {
         key | digits << HAND_SHIFT
     }
 
+    /// The packing of `pos` before its orientation is chosen, from which
+    /// [`child_key`](Self::child_key) makes its children's keys.
+    #[inline]
+    pub fn parts(&self, pos: &Position) -> Parts {
+        let mut board = 0u64;
+        let mut mirrored = 0u64;
+        for (i, sq) in squares().into_iter().enumerate() {
+            let code = pos.piece_on(sq).index() as u64;
+            board |= code << (SQUARE_BITS * i as u32);
+            mirrored |= code << (SQUARE_BITS * MIRROR[i] as u32);
+        }
+        let hand = pos.hand(Color::Sente);
+        let mut digits = 0u64;
+        for (i, &pt) in PieceType::HAND.iter().enumerate() {
+            digits += hand.count(pt) as u64 * self.radix[i];
+        }
+        Parts {
+            board,
+            mirrored,
+            digits,
+            side: pos.side_to_move(),
+        }
+    }
+
+    /// The key of the position after the legal move `m` of `pos`, whose
+    /// [`parts`](Self::parts) are `parts`: the same as packing the
+    /// position played, without playing it (only the squares the move
+    /// touches and sente's hand change).
+    #[inline]
+    pub fn child_key(&self, parts: &Parts, pos: &Position, m: Move) -> u64 {
+        let us = parts.side;
+        let (mut board, mut mirrored, mut digits) = (parts.board, parts.mirrored, parts.digits);
+        let to = slot(m.to());
+        let placed = if m.is_drop() {
+            let pt = m.dropped();
+            if us == Color::Sente {
+                digits -= self.radix[pt.index() - 1];
+            }
+            Piece::new(us, pt)
+        } else {
+            let from = slot(m.from());
+            let captured = pos.piece_on(m.to());
+            if !captured.is_none() && us == Color::Sente {
+                digits += self.radix[captured.piece_type().unpromoted().index() - 1];
+            }
+            board = with_code(board, from, 0);
+            mirrored = with_code(mirrored, MIRROR[from], 0);
+            let pt = pos.piece_on(m.from()).piece_type();
+            Piece::new(us, if m.is_promotion() { pt.promoted() } else { pt })
+        };
+        let code = placed.index() as u64;
+        board = with_code(board, to, code);
+        mirrored = with_code(mirrored, MIRROR[to], code);
+        let mut key = board.min(mirrored);
+        if us == Color::Sente {
+            key |= 1 << SIDE_SHIFT;
+        }
+        key | digits << HAND_SHIFT
+    }
+
     /// The side to move of a packed position.
     #[inline]
     pub fn side_to_move(key: u64) -> Color {
@@ -204,6 +293,41 @@ impl Packer {
 mod tests {
     use super::*;
     use crate::sfen::{parse_sfen, to_sfen};
+
+    #[test]
+    fn child_keys_are_the_packings_of_the_children() {
+        use crate::movegen;
+        use crate::moves::MoveList;
+        for sfen in [
+            "B1k/P1p/K1b b - 1",
+            "2k/3/K2 b RPrp 1",
+            "1pk/R1r/KP1 w Bb 7",
+            "k2/1+p+R/2K b BPp 3",
+            "Rnk/bPl/KsP b - 1",
+            "1pk/3/K2 w 2SP2b 1",
+        ] {
+            let root = parse_sfen(sfen).unwrap();
+            let packer = Packer::new(&root).unwrap();
+            // Two plies deep, to reach captures, promotions and drops of
+            // both sides.
+            let mut list = MoveList::new();
+            movegen::legal_moves(&root, &mut list);
+            let mut positions = vec![root.clone()];
+            positions.extend(list.iter().map(|&m| root.play(m)));
+            for pos in &positions {
+                let parts = packer.parts(pos);
+                movegen::legal_moves(pos, &mut list);
+                for &m in list.iter() {
+                    assert_eq!(
+                        packer.child_key(&parts, pos, m),
+                        packer.pack(&pos.play(m)),
+                        "{} {m:?}",
+                        to_sfen(pos)
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn pack_unpack_round_trip() {

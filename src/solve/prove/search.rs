@@ -16,7 +16,9 @@
 //! Move ordering decides only the speed: the move proved (or refuted) last
 //! time first, then the children whose opponent has the fewest legal moves
 //! (the initial proof and disproof numbers of proof-number search; the
-//! count is noted in the table entry once a position has been expanded).
+//! count is noted in the table once counted: in the entry of a position
+//! expanded, or in a free slot for a position only counted so far, which
+//! any entry with facts may take over).
 //! Where one child suffices (a winning move, a refuting move) and the
 //! children's questions reach [`WIN_BUDGET_FROM_PLIES`] plies (looking for
 //! a win) or [`REFUTE_BUDGET_FROM_PLIES`] (a refutation), the children are
@@ -27,7 +29,7 @@
 
 use super::table::{BoundTable, Bounds, UNKNOWN};
 use crate::movegen;
-use crate::moves::MoveList;
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::solve::Packer;
 
@@ -58,7 +60,10 @@ pub struct Abort;
 struct Child {
     /// Index of the move in the rules core's legal move order.
     index: u8,
-    pos: Position,
+    /// The move (the child's position is played again when needed: a
+    /// node's children kept as positions cost more in copies and cache
+    /// than playing a move twice).
+    m: Move,
     key: u64,
     /// Legal moves of the child's side to move (0 when not counted).
     replies: u32,
@@ -88,6 +93,11 @@ pub struct Searcher<'a> {
     /// node's children, after the hinted one, in the reverse order, so that
     /// the two threads prove different children of the same node first.
     pub twin: bool,
+    /// Vectors of children of nodes no longer searched, for reuse (one
+    /// allocation per ply of the search, not one per node).
+    pool: Vec<Vec<Child>>,
+    /// The same for the orders of the children.
+    order_pool: Vec<Vec<usize>>,
 }
 
 /// Outcome of [`Searcher::find_child`].
@@ -124,6 +134,8 @@ impl<'a> Searcher<'a> {
             stopped: false,
             stop,
             twin: false,
+            pool: Vec::new(),
+            order_pool: Vec::new(),
         }
     }
 
@@ -155,17 +167,19 @@ impl<'a> Searcher<'a> {
     /// without a budget of its own if `budget` is 0).
     fn try_child(
         &mut self,
+        pos: &Position,
         c: &Child,
         n: u32,
         budget: u64,
         question: fn(&mut Self, &Position, u32) -> Result<bool, Abort>,
     ) -> Result<Tried, Abort> {
+        let child = pos.play(c.m);
         if budget == 0 {
-            return question(self, &c.pos, n).map(Tried::Answered);
+            return question(self, &child, n).map(Tried::Answered);
         }
         let outer = self.limit;
         self.limit = outer.min(self.nodes.saturating_add(budget));
-        let result = question(self, &c.pos, n);
+        let result = question(self, &child, n);
         self.limit = outer;
         match result {
             Ok(answer) => Ok(Tried::Answered(answer)),
@@ -180,8 +194,24 @@ impl<'a> Searcher<'a> {
     /// is expensive to answer the wrong way delays the others less.
     fn find_child(
         &mut self,
+        pos: &Position,
         children: &mut [Child],
         mut order: Vec<usize>,
+        n: u32,
+        wanted: bool,
+        question: fn(&mut Self, &Position, u32) -> Result<bool, Abort>,
+    ) -> Result<Found, Abort> {
+        let found = self.find_child_in(pos, children, &mut order, n, wanted, question);
+        self.order_pool.push(order);
+        found
+    }
+
+    /// [`find_child`](Self::find_child) on `order`, which it consumes.
+    fn find_child_in(
+        &mut self,
+        pos: &Position,
+        children: &mut [Child],
+        order: &mut Vec<usize>,
         n: u32,
         wanted: bool,
         question: fn(&mut Self, &Position, u32) -> Result<bool, Abort>,
@@ -199,7 +229,7 @@ impl<'a> Searcher<'a> {
                 let i = order[j];
                 let b = if last { 0 } else { budget };
                 let before = self.nodes;
-                let tried = self.try_child(&children[i], n, b, question)?;
+                let tried = self.try_child(pos, &children[i], n, b, question)?;
                 children[i].spent += self.nodes - before;
                 match tried {
                     Tried::Answered(a) if a == wanted => return Ok(Found::Child(i)),
@@ -226,44 +256,49 @@ impl<'a> Searcher<'a> {
         });
     }
 
-    /// The legal moves of `pos`, whose entry is `b`: noted there, or
-    /// counted.
-    fn replies(b: &Bounds, pos: &Position) -> u32 {
+    /// The legal moves of the child `c` of `pos`, whose entry is `b`:
+    /// noted there, or counted.
+    fn replies(&self, b: &Bounds, pos: &Position, c: &Child) -> u32 {
         if b.moves != 0 {
             u32::from(b.moves) - 1
         } else {
-            movegen::count_legal_moves(pos) as u32
+            let moves = movegen::count_legal_moves(&pos.play(c.m));
+            self.table
+                .note_moves(c.key, moves.min(MAX_MOVES_NOTED) as u8 + 1);
+            moves as u32
         }
     }
 
     /// The children of `pos`, in legal move order (replies not counted).
-    fn children(&self, pos: &Position) -> Vec<Child> {
+    fn children(&mut self, pos: &Position) -> Vec<Child> {
         let mut list = MoveList::new();
         movegen::legal_moves(pos, &mut list);
-        list.iter()
-            .enumerate()
-            .map(|(i, &m)| {
-                let child = pos.play(m);
-                let key = self.packer.pack(&child);
-                self.table.prefetch(key);
-                Child {
-                    index: i as u8,
-                    key,
-                    replies: 0,
-                    refuted: 0,
-                    keep: true,
-                    spent: 0,
-                    pos: child,
-                }
-            })
-            .collect()
+        let mut children = self.pool.pop().unwrap_or_default();
+        children.clear();
+        let parts = self.packer.parts(pos);
+        children.extend(list.iter().enumerate().map(|(i, &m)| {
+            let key = self.packer.child_key(&parts, pos, m);
+            self.table.prefetch(key);
+            Child {
+                index: i as u8,
+                key,
+                replies: 0,
+                refuted: 0,
+                keep: true,
+                spent: 0,
+                m,
+            }
+        }));
+        children
     }
 
     /// The indices of the children still to search, the hinted one first,
     /// then the others by fewest replies (sorting indices, not positions).
-    fn order(children: &[Child], hint: u8) -> Vec<usize> {
+    fn order(&mut self, children: &[Child], hint: u8) -> Vec<usize> {
         // Then by how deep the child's question was refuted before.
-        let mut order: Vec<usize> = (0..children.len()).filter(|&i| children[i].keep).collect();
+        let mut order = self.order_pool.pop().unwrap_or_default();
+        order.clear();
+        order.extend((0..children.len()).filter(|&i| children[i].keep));
         order.sort_by_key(|&i| {
             let c = &children[i];
             (c.index != hint, c.replies, c.refuted)
@@ -287,12 +322,27 @@ impl<'a> Searcher<'a> {
         }
         self.count_node()?;
         let mut children = self.children(pos);
+        let result = self.expand_win(pos, key, known.hint, n, &mut children);
+        self.pool.push(children);
+        result
+    }
+
+    /// [`wins`](Self::wins) at a node to be searched, of key `key`, whose
+    /// entry's move hint is `hint`, with its `children`.
+    fn expand_win(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        hint: u8,
+        n: u32,
+        children: &mut [Child],
+    ) -> Result<bool, Abort> {
         let mut hardest = UNKNOWN;
         if n < 3 {
             // Below 3 plies only a win in 1 exists (win distances are odd).
             let stuck = children
                 .iter()
-                .find(|c| movegen::count_legal_moves(&c.pos) == 0);
+                .find(|c| !movegen::has_legal_move(&pos.play(c.m)));
             if let Some(c) = stuck {
                 let index = c.index;
                 self.record(key, children.len(), |b| proved_win(b, 1, index));
@@ -313,7 +363,7 @@ impl<'a> Searcher<'a> {
                 if c.keep {
                     // The ordering's count; a child without a reply is a
                     // win in 1.
-                    c.replies = Self::replies(&b, &c.pos);
+                    c.replies = self.replies(&b, pos, c);
                     if c.replies == 0 {
                         let index = c.index;
                         self.record(key, children.len(), |b| proved_win(b, 1, index));
@@ -321,8 +371,8 @@ impl<'a> Searcher<'a> {
                     }
                 }
             }
-            let order = Self::order(&children, known.hint);
-            match self.find_child(&mut children, order, n - 1, true, Self::loses)? {
+            let order = self.order(children, hint);
+            match self.find_child(pos, children, order, n - 1, true, Self::loses)? {
                 Found::Child(i) => {
                     let index = children[i].index;
                     self.record(key, children.len(), |b| proved_win(b, n, index));
@@ -365,6 +415,21 @@ impl<'a> Searcher<'a> {
             return Ok(stuck);
         }
         let mut children = self.children(pos);
+        let result = self.expand_loss(pos, key, known.hint, n, &mut children);
+        self.pool.push(children);
+        result
+    }
+
+    /// [`loses`](Self::loses) at a node to be searched (`n` >= 1), of key
+    /// `key`, whose entry's move hint is `hint`, with its `children`.
+    fn expand_loss(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        hint: u8,
+        n: u32,
+        children: &mut [Child],
+    ) -> Result<bool, Abort> {
         if children.is_empty() {
             self.record(key, children.len(), |b| proved_loss(b, 0));
             return Ok(true);
@@ -381,14 +446,14 @@ impl<'a> Searcher<'a> {
             c.keep = u32::from(b.win) >= n;
             c.refuted = u8::MAX - b.no_win_below;
             if c.keep && n >= ORDER_FROM_PLIES {
-                c.replies = Self::replies(&b, &c.pos);
+                c.replies = self.replies(&b, pos, c);
             }
         }
-        let mut order = Self::order(&children, known.hint);
+        let mut order = self.order(children, hint);
         if self.twin && order.len() > 2 {
             order[1..].reverse();
         }
-        match self.find_child(&mut children, order, n - 1, false, Self::wins)? {
+        match self.find_child(pos, children, order, n - 1, false, Self::wins)? {
             Found::Child(i) => {
                 let index = children[i].index;
                 self.record(key, children.len(), |b| refuted_loss(b, n, index));

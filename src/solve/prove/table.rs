@@ -122,6 +122,8 @@ pub struct BoundTable {
     base: usize,
     bucket_mask: usize,
     used: AtomicUsize,
+    /// Whether every page was provided at once ([`BoundTable::prefault`]).
+    prefaulted: bool,
 }
 
 /// Multiplier of the key's mixing (MurmurHash3's 64-bit finalizer).
@@ -202,6 +204,7 @@ impl BoundTable {
             slots,
             bucket_mask: buckets - 1,
             used: AtomicUsize::new(0),
+            prefaulted: false,
         }
     }
 
@@ -220,10 +223,14 @@ impl BoundTable {
         (self.bucket_mask + 1) * BUCKET * SLOT_BYTES
     }
 
-    /// Expected bytes of the pages written so far: the entries are spread
+    /// Expected bytes of the pages written so far (all of them once
+    /// [`prefault`](Self::prefault)ed): the entries are spread
     /// evenly over the table's pages (huge ones where the table spans one),
     /// so `used` entries touch a fraction `1 - exp(-used / pages)` of them.
     pub fn resident_bytes(&self) -> usize {
+        if self.prefaulted {
+            return self.bytes();
+        }
         let page = if self.bytes() >= HUGE_PAGE_BYTES {
             HUGE_PAGE_BYTES
         } else {
@@ -232,6 +239,27 @@ impl BoundTable {
         let pages = (self.bytes() / page).max(1) as f64;
         let touched = pages * (1.0 - (-(self.used() as f64) / pages).exp());
         (touched.ceil() as usize * page).min(self.bytes())
+    }
+
+    /// Has the system provide every page of the table now, on `threads`
+    /// threads at once (each zeroing its share), rather than one by one as
+    /// the search first writes them. For a table that will be filled: the
+    /// pages cost the same either way, but here they are taken in parallel
+    /// and in order.
+    pub fn prefault(&mut self, threads: usize) {
+        let per_thread = self.slots.len().div_ceil(threads.max(1));
+        std::thread::scope(|scope| {
+            for part in self.slots.chunks(per_thread.max(1)) {
+                scope.spawn(move || {
+                    for slot in part.iter().step_by(PAGE_BYTES / SLOT_BYTES) {
+                        // An empty slot stays empty: writing its zero makes
+                        // the system provide its page.
+                        slot[1].store(0, Ordering::Relaxed);
+                    }
+                });
+            }
+        });
+        self.prefaulted = true;
     }
 
     /// Stores every entry of this table into `other` (merged into what it
@@ -291,6 +319,31 @@ impl BoundTable {
             .filter_map(Self::read)
             .find(|&(k, _)| k == key)
             .map_or_else(Bounds::default, |(_, w)| Bounds::unpack(w))
+    }
+
+    /// Notes the legal move count `moves` (plus one) of `key`: in its entry,
+    /// or in a free slot of its bucket (never evicting an entry for it).
+    pub fn note_moves(&self, key: u64, moves: u8) {
+        let at = self.bucket(key);
+        let bucket = &self.slots[at..at + BUCKET];
+        let mut free = None;
+        for (i, s) in bucket.iter().enumerate() {
+            match Self::read(s) {
+                Some((k, _)) if k == key => return,
+                Some(_) => {}
+                None => free = free.or(Some(i)),
+            }
+        }
+        if let Some(i) = free {
+            self.used.fetch_add(1, Ordering::Relaxed);
+            let word = Bounds {
+                moves,
+                ..Bounds::default()
+            }
+            .pack();
+            bucket[i][1].store(word, Ordering::Relaxed);
+            bucket[i][0].store(key ^ check(word), Ordering::Relaxed);
+        }
     }
 
     /// Merges `update` into the entry of `key`, creating it (and evicting
