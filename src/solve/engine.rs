@@ -10,7 +10,8 @@
 //! material set whose reachable set exceeds the memory bound is remembered
 //! and not tried again: its positions are answered by a forward proof
 //! ([`prove`]) when one is found within the time share (a decisive value,
-//! its first move and principal line, no other move's value; not under a
+//! its first move and principal line, and under `MultiPV` the other moves
+//! whose exact values the rest of the time share decides; not under a
 //! `go` without a clock, such as `go depth`, which only `stop` could end),
 //! and by the search otherwise.
 //!
@@ -28,7 +29,7 @@ use std::time::{Duration, Instant};
 
 use super::hybrid::{SettleLimits, Settled, settle_with};
 use super::pack::Packer;
-use super::prove::{ProveLimits, prove};
+use super::prove::{MoveLine, MoveValue, ProveLimits, prove};
 use super::report::{self, DRAW_LINE_PLIES};
 use super::{Limits as SolveLimits, Solution, SolutionCache, SolveError, Value, solve};
 use crate::game::{Game, Outcome};
@@ -216,7 +217,15 @@ impl SolverPlayer {
             let too_large = Packer::new(pos).is_ok_and(|p| self.too_large == Some(p));
             return too_large
                 && stoppable
-                && answer_by_proof(game, limits, threads, control, out, &wait, start);
+                && answer_by_proof(
+                    game,
+                    limits,
+                    (threads, options.multi_pv),
+                    control,
+                    out,
+                    &wait,
+                    start,
+                );
         };
         let Some(mut moves) = solution.move_values(pos) else {
             return false;
@@ -314,15 +323,17 @@ fn send_answer(
 /// Answers a `go` on a 3x3 position whose reachable set is too large for
 /// the retrograde analysis from a forward proof of its value, found while
 /// `wait` says so (the move's time share): one `info` line with the exact
-/// `score mate N` / `mate -N` and the proof's principal line, then its
-/// first move. Returns false, having sent nothing, when nothing was proved
+/// `score mate N` / `mate -N` and the proof's principal line (under
+/// `MultiPV`, first one line for each other move whose exact value the
+/// rest of the time share decided, up to `MultiPV` lines), then its first
+/// move. Returns false, having sent nothing, when nothing was proved
 /// in time (a draw never is) or when that move would end the game by
 /// repetition (the proof's values are those of positions without a
 /// history): the search plays.
 fn answer_by_proof(
     game: &Game,
     limits: &Limits,
-    threads: usize,
+    (threads, multi_pv): (usize, usize),
     control: &Control,
     out: &Sender<String>,
     wait: &dyn Fn() -> bool,
@@ -332,6 +343,8 @@ fn answer_by_proof(
     let proof_limits = ProveLimits {
         threads,
         principal_line: true,
+        // Under MultiPV the other moves are deepened while the time lasts.
+        move_value_nodes: if multi_pv > 1 { u64::MAX } else { 0 },
         ..ProveLimits::default()
     };
     let Ok(proof) = prove(pos, proof_limits, &|| !wait()) else {
@@ -347,8 +360,23 @@ fn answer_by_proof(
     }
     let ms = start.elapsed().as_millis() as u64;
     let nps = proof.nodes * 1000 / ms.max(1);
-    let line = info_line(&proof.line, None, proof.value, (proof.nodes, nps, ms));
-    send_answer(vec![line], &proof.line, limits, control, out);
+    let counts = (proof.nodes, nps, ms);
+    // Other moves: those decided in time, with their exact values.
+    let others: Vec<&MoveLine> = proof
+        .move_values
+        .iter()
+        .filter(|m| m.mv != best && matches!(m.value, MoveValue::Exact(_)))
+        .collect();
+    let shown = multi_pv.clamp(1, others.len() + 1);
+    let multipv = |k: usize| (shown > 1).then_some(k + 1);
+    let mut lines = Vec::with_capacity(shown);
+    for (k, m) in others.iter().enumerate().take(shown - 1).rev() {
+        if let MoveValue::Exact(v) = m.value {
+            lines.push(info_line(&m.line, multipv(k + 1), v, counts));
+        }
+    }
+    lines.push(info_line(&proof.line, multipv(0), proof.value, counts));
+    send_answer(lines, &proof.line, limits, control, out);
     true
 }
 
@@ -358,6 +386,11 @@ fn answer_by_proof(
 /// draw, which the forward proof never proves, ends at this budget as
 /// undecided.
 pub const SOLVE_COMMAND_PROVE_NODES: u64 = 60_000_000;
+
+/// Node budget of the `solve` command's deepening of each first move that
+/// does not keep a forward-proved value, per move and thread (a move to a
+/// draw ends there as undecided).
+pub const SOLVE_COMMAND_MOVE_NODES: u64 = 2_000_000;
 
 /// The lines of the `solve` command for `pos` (the table is cached for the
 /// game's next moves and `solve`s).
@@ -374,6 +407,7 @@ pub fn solve_command_lines(player: &mut SolverPlayer, pos: &Position) -> Vec<Str
         prove: ProveLimits {
             max_nodes: SOLVE_COMMAND_PROVE_NODES,
             principal_line: true,
+            move_value_nodes: SOLVE_COMMAND_MOVE_NODES,
             ..ProveLimits::default()
         },
         ..SettleLimits::default()
@@ -407,19 +441,18 @@ mod tests {
 
     /// The same with any `go` limits.
     fn go_too_large_with(sfen: &str, limits: &Limits) -> Vec<String> {
+        go_too_large_options(sfen, limits, &SearchOptions::default())
+    }
+
+    /// The same with any options.
+    fn go_too_large_options(sfen: &str, limits: &Limits, options: &SearchOptions) -> Vec<String> {
         let pos = parse_sfen(sfen).unwrap();
         let mut player = SolverPlayer::new();
         player.too_large = Some(Packer::new(&pos).unwrap());
         let (tx, rx) = unbounded();
         let control = Control::default();
         control.reset(false);
-        let answered = player.think(
-            &Game::new(pos),
-            limits,
-            &SearchOptions::default(),
-            &control,
-            &tx,
-        );
+        let answered = player.think(&Game::new(pos), limits, options, &control, &tx);
         let lines: Vec<String> = rx.try_iter().collect();
         assert_eq!(answered, !lines.is_empty(), "{lines:?}");
         lines
@@ -433,6 +466,27 @@ mod tests {
         assert!(lines[0].contains(" score mate 17 "), "{lines:?}");
         assert!(lines[0].contains(" pv 2a1a "), "{lines:?}");
         assert!(lines[1].starts_with("bestmove 2a1a ponder "), "{lines:?}");
+    }
+
+    #[test]
+    fn multipv_shows_the_proved_values_of_other_moves() {
+        // No.4: sente wins in 21 by R*2b only; P*1b and R*3b lose in 26,
+        // the longest resistance of the other moves.
+        let limits = Limits {
+            byoyomi: Some(30_000),
+            ..Limits::default()
+        };
+        let options = SearchOptions {
+            multi_pv: 3,
+            ..SearchOptions::default()
+        };
+        let lines = go_too_large_options("1bk/3/KB1 b RPrp 1", &limits, &options);
+        assert_eq!(lines.len(), 4, "{lines:?}");
+        assert!(lines[0].contains(" multipv 3 score mate -26 "), "{lines:?}");
+        assert!(lines[1].contains(" multipv 2 score mate -26 "), "{lines:?}");
+        assert!(lines[2].contains(" multipv 1 score mate 21 "), "{lines:?}");
+        assert!(lines[2].contains(" pv R*2b "), "{lines:?}");
+        assert!(lines[3].starts_with("bestmove R*2b "), "{lines:?}");
     }
 
     #[test]

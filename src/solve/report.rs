@@ -2,7 +2,7 @@
 //! the `info` lines of a `go` answered from a solved table.
 
 use super::hybrid::RETROGRADE_MAX_POSITIONS;
-use super::prove::Proof;
+use super::prove::{MoveLine, MoveValue, Proof};
 use super::{Solution, Stats, Value};
 use crate::moves::Move;
 use crate::position::Position;
@@ -129,11 +129,11 @@ pub fn solve_lines(solution: &Solution, pos: &Position, cached: bool) -> Vec<Str
 /// The `info string` lines of the `solve` command for a position settled by
 /// the forward proof (its reachable set has more positions than the
 /// retrograde analysis is first tried on):
-/// the value and the best first moves; other moves' values and a line are
-/// not computed.
+/// the value, the best first moves, every move's value as far as the
+/// proof decided it ([`Proof::move_values`]) and a principal line.
 pub fn proof_lines(proof: &Proof, pos: &Position) -> Vec<String> {
     let best: Vec<String> = proof.best_moves.iter().map(|m| m.to_string()).collect();
-    vec![
+    let mut lines = vec![
         format!("info string solve sfen {}", to_sfen(pos)),
         format!(
             "info string value {} for the side to move ({}), score {}",
@@ -150,15 +150,21 @@ pub fn proof_lines(proof: &Proof, pos: &Position) -> Vec<String> {
             proof.elapsed.as_millis()
         ),
         format!("info string best moves {}", best.join(" ")),
-        "info string other moves' values are not computed by the forward proof".to_string(),
-        format!(
-            "info string pv {}{}",
-            join(&proof.line),
-            if proof.line.len() < proof.value.plies() as usize {
-                " (cut short: node budget)"
-            } else {
-                ""
-            }
-        ),
-    ]
+    ];
+    for MoveLine { mv, value, .. } in &proof.move_values {
+        lines.push(match value {
+            MoveValue::Exact(v) => format!("info string move {mv} {v} score {}", v.usi_score()),
+            MoveValue::Undecided { .. } => format!("info string move {mv} {value}"),
+        });
+    }
+    lines.push(format!(
+        "info string pv {}{}",
+        join(&proof.line),
+        if proof.line.len() < proof.value.plies() as usize {
+            " (cut short: node budget)"
+        } else {
+            ""
+        }
+    ));
+    lines
 }

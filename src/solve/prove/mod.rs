@@ -36,7 +36,10 @@
 //! within `d - 1` (none does faster: "wins within d - 2" was refuted); for
 //! `Loss(d)` the moves after which the opponent does not win within
 //! `d - 3` (every move's child is won within `d - 1`, so those are won in
-//! exactly `d - 1`). Other moves' values are not computed.
+//! exactly `d - 1`). With [`ProveLimits::move_value_nodes`] every other
+//! move's child is then deepened in turn on the same table
+//! ([`move_values`]): its exact value, or, within the budget, the distance
+//! below which neither side wins (a draw is never proved).
 //!
 //! # Memory
 //!
@@ -108,6 +111,9 @@ pub struct ProveLimits {
     /// Whether the proof also finds a principal line ([`Proof::line`]; on
     /// the large layouts about 7% more nodes).
     pub principal_line: bool,
+    /// Node budget of each other first move's own deepening in
+    /// [`Proof::move_values`] (per move; 0: no move values).
+    pub move_value_nodes: u64,
 }
 
 impl Default for ProveLimits {
@@ -118,6 +124,7 @@ impl Default for ProveLimits {
             max_plies: MAX_PLIES,
             threads: DEFAULT_THREADS,
             principal_line: false,
+            move_value_nodes: 0,
         }
     }
 }
@@ -168,6 +175,10 @@ pub struct Proof {
     /// the node budget reached (see [`principal_line`]); empty unless
     /// [`ProveLimits::principal_line`] asked for it.
     pub line: Vec<Move>,
+    /// Every legal first move's value (see [`move_values`]), in the rules
+    /// core's move order; empty unless [`ProveLimits::move_value_nodes`]
+    /// asked for them.
+    pub move_values: Vec<MoveLine>,
     /// Nodes searched (positions expanded, counted each time).
     pub nodes: u64,
     /// Distinct positions in the proof table at the end (those with facts
@@ -356,11 +367,21 @@ fn finish(
     } else {
         Vec::new()
     };
+    let (move_values, value_nodes) = if limits.move_value_nodes > 0 {
+        let per_move = ProveLimits {
+            max_nodes: limits.move_value_nodes,
+            ..limits
+        };
+        move_values(packer, table, root, value, &best_moves, per_move, stop)
+    } else {
+        (Vec::new(), 0)
+    };
     Ok(Proof {
         value,
         best_moves,
         line,
-        nodes: d.nodes + best_nodes + searcher.nodes,
+        nodes: d.nodes + best_nodes + searcher.nodes + value_nodes,
+        move_values,
         stored: table.used(),
         bytes: table.resident_bytes(),
         elapsed: started.elapsed(),
@@ -420,6 +441,141 @@ fn best_moves(
     }
     kept.sort_unstable();
     Ok((kept.into_iter().map(|i| moves[i]).collect(), nodes))
+}
+
+/// What a forward proof established about one first move of a position
+/// ([`move_values`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveValue {
+    /// The exact value of the move for the side that plays it (the value
+    /// of the position when that move is played).
+    Exact(Value),
+    /// Not decided within the budget: after the move neither side can
+    /// force the end of the game within `plies` plies (counted after the
+    /// move). A draw, or a decisive value longer than that.
+    Undecided {
+        /// Every distance below this was refuted for both sides.
+        plies: u32,
+    },
+}
+
+impl std::fmt::Display for MoveValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MoveValue::Exact(v) => write!(f, "{v}"),
+            MoveValue::Undecided { plies } => write!(
+                f,
+                "not decided: no end of the game within {} plies after it for either side \
+                 (a draw or longer)",
+                plies.saturating_sub(1)
+            ),
+        }
+    }
+}
+
+/// One first move's value and line ([`move_values`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveLine {
+    /// The move.
+    pub mv: Move,
+    /// Its value for the side that plays it.
+    pub value: MoveValue,
+    /// The move and, for a decided move when a principal line was asked
+    /// for, the value-keeping moves of both sides after it (as far as the
+    /// node budget reached).
+    pub line: Vec<Move>,
+}
+
+/// The value of every legal first move of `root`, whose exact value
+/// `value` and value-keeping first moves `best` a proof found (in
+/// `table`, whose facts the deepenings below reuse): the best moves have
+/// the root's value; every other move's child is deepened from 0 plies on
+/// (the same questions as [`prove`]'s, one thread per move, two moves at
+/// a time with [`ProveLimits::threads`] >= 2) within `limits.max_nodes`
+/// nodes and `limits.max_plies`, and gets its exact value or the distance
+/// below which it was refuted; with [`ProveLimits::principal_line`] a
+/// decided move also gets a principal line ([`principal_line`]). Returns
+/// the moves best first (exact values from the best down, in the rules
+/// core's move order among equals, then the undecided ones) and the nodes
+/// searched; `stop` ends the moves not yet decided as undecided.
+pub fn move_values(
+    packer: Packer,
+    table: &BoundTable,
+    root: &Position,
+    value: Value,
+    best: &[Move],
+    limits: ProveLimits,
+    stop: &dyn Fn() -> bool,
+) -> (Vec<MoveLine>, u64) {
+    let mut list = MoveList::new();
+    movegen::legal_moves(root, &mut list);
+    let moves = list.as_slice();
+    let next = AtomicUsize::new(0);
+    let work = |stop: &dyn Fn() -> bool| {
+        let mut found = Vec::new();
+        let mut nodes = 0;
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&m) = moves.get(i) else { break };
+            let mut s = Searcher::new(packer, table, limits.max_nodes, stop);
+            let v = if best.contains(&m) {
+                MoveValue::Exact(value)
+            } else {
+                let d = deepen(&mut s, &root.play(m), 0, limits.max_plies);
+                match d.value {
+                    Some(v) => MoveValue::Exact(v.before_move()),
+                    None => MoveValue::Undecided {
+                        plies: d.refuted_below,
+                    },
+                }
+            };
+            let line = match v {
+                MoveValue::Exact(v) if limits.principal_line => {
+                    principal_line(&mut s, root, v, &[m])
+                }
+                _ => vec![m],
+            };
+            nodes += s.nodes;
+            found.push((
+                i,
+                MoveLine {
+                    mv: m,
+                    value: v,
+                    line,
+                },
+            ));
+        }
+        (found, nodes)
+    };
+    let (mut found, nodes) = if limits.threads < 2 {
+        work(stop)
+    } else {
+        let halt = AtomicBool::new(false);
+        let halt = &halt;
+        std::thread::scope(|scope| {
+            let twin = scope.spawn(move || work(&|| halt.load(Ordering::Relaxed)));
+            let (mut own, n) = work(&|| {
+                if stop() {
+                    halt.store(true, Ordering::Relaxed);
+                }
+                halt.load(Ordering::Relaxed)
+            });
+            while !twin.is_finished() {
+                if stop() {
+                    halt.store(true, Ordering::Relaxed);
+                }
+                std::thread::sleep(POLL);
+            }
+            let (other, m) = twin.join().expect("a move-value thread panicked");
+            own.extend(other);
+            (own, n + m)
+        })
+    };
+    found.sort_unstable_by_key(|(i, m)| match m.value {
+        MoveValue::Exact(v) => (0, std::cmp::Reverse(v), *i),
+        MoveValue::Undecided { .. } => (1, std::cmp::Reverse(Value::Draw), *i),
+    });
+    (found.into_iter().map(|(_, m)| m).collect(), nodes)
 }
 
 /// Whether `child`, reached by a move from a position of exact value

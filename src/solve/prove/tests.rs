@@ -152,3 +152,50 @@ fn refuses_what_it_cannot_prove() {
         Err(ProveError::Undecided { .. })
     ));
 }
+
+#[test]
+fn every_move_value_agrees_with_the_retrograde() {
+    // No.41 (gote wins in 30: every move a loss), No.145 (sente wins in
+    // 27), and a win whose other moves include three draws, which must
+    // stay undecided: `2k/3/K2 b NLs 1`.
+    for sfen in ["B1k/P1p/K1b b - 1", "1gk/3/KG1 b Nn 1", "2k/3/K2 b NLs 1"] {
+        let (pos, s) = solved(sfen);
+        let limits = ProveLimits {
+            table_bytes: TEST_TABLE_BYTES,
+            principal_line: true,
+            move_value_nodes: 200_000,
+            max_plies: 60,
+            ..ProveLimits::default()
+        };
+        let p = prove(&pos, limits, &|| false).unwrap();
+        let want = s.move_values(&pos).unwrap();
+        assert_eq!(p.move_values.len(), want.len(), "{sfen}");
+        for ml in &p.move_values {
+            let (_, v) = want.iter().find(|(m, _)| *m == ml.mv).unwrap();
+            match ml.value {
+                MoveValue::Exact(got) => {
+                    assert_eq!(got, *v, "{sfen} {}", ml.mv);
+                    assert_eq!(ml.line.len() as u32, got.plies(), "{sfen} {}", ml.mv);
+                    assert_eq!(ml.line[0], ml.mv);
+                }
+                // Undecided: a draw, or decisive beyond the refuted bound.
+                MoveValue::Undecided { plies } => {
+                    assert!(*v == Value::Draw || v.plies() >= plies, "{sfen} {}", ml.mv)
+                }
+            }
+        }
+        let undecided = p
+            .move_values
+            .iter()
+            .filter(|m| matches!(m.value, MoveValue::Undecided { .. }))
+            .count();
+        let draws = want.iter().filter(|(_, v)| *v == Value::Draw).count();
+        assert_eq!(undecided, draws, "{sfen}");
+        // Best first.
+        let values: Vec<MoveValue> = p.move_values.iter().map(|m| m.value).collect();
+        let firsts = values
+            .iter()
+            .take_while(|&&v| v == MoveValue::Exact(p.value));
+        assert_eq!(firsts.count(), p.best_moves.len(), "{sfen}");
+    }
+}
