@@ -361,19 +361,42 @@ fn answer_by_proof(
     let ms = start.elapsed().as_millis() as u64;
     let nps = proof.nodes * 1000 / ms.max(1);
     let counts = (proof.nodes, nps, ms);
-    // Other moves: those decided in time, with their exact values.
-    let others: Vec<&MoveLine> = proof
+    // Other moves: those decided in time, with their exact values, while
+    // they surely rank above every undecided move (a draw, or decisive
+    // beyond its refuted bound: only a win no longer than that bound does),
+    // leaving out a move that ends the game at once by repetition (its
+    // value is the rule's, not the proof's).
+    let undecided_bound = proof
         .move_values
         .iter()
-        .filter(|m| m.mv != best && matches!(m.value, MoveValue::Exact(_)))
+        .filter_map(|m| match m.value {
+            MoveValue::Undecided { plies } => Some(plies),
+            MoveValue::Exact(_) => None,
+        })
+        .min();
+    let others: Vec<(&MoveLine, Value)> = proof
+        .move_values
+        .iter()
+        .filter(|m| m.mv != best)
+        .filter(|m| {
+            let mut next = game.clone();
+            next.play(m.mv);
+            next.repetition().is_none()
+        })
+        .map_while(|m| match m.value {
+            MoveValue::Exact(v)
+                if undecided_bound.is_none_or(|b| matches!(v, Value::Win(d) if d <= b)) =>
+            {
+                Some((m, v))
+            }
+            _ => None,
+        })
         .collect();
     let shown = multi_pv.clamp(1, others.len() + 1);
     let multipv = |k: usize| (shown > 1).then_some(k + 1);
     let mut lines = Vec::with_capacity(shown);
-    for (k, m) in others.iter().enumerate().take(shown - 1).rev() {
-        if let MoveValue::Exact(v) = m.value {
-            lines.push(info_line(&m.line, multipv(k + 1), v, counts));
-        }
+    for (k, (m, v)) in others.iter().enumerate().take(shown - 1).rev() {
+        lines.push(info_line(&m.line, multipv(k + 1), *v, counts));
     }
     lines.push(info_line(&proof.line, multipv(0), proof.value, counts));
     send_answer(lines, &proof.line, limits, control, out);
@@ -487,6 +510,25 @@ mod tests {
         assert!(lines[2].contains(" multipv 1 score mate 21 "), "{lines:?}");
         assert!(lines[2].contains(" pv R*2b "), "{lines:?}");
         assert!(lines[3].starts_with("bestmove R*2b "), "{lines:?}");
+    }
+
+    #[test]
+    fn multipv_never_ranks_a_loss_above_an_undecided_draw() {
+        // Sente wins in 19 by L*2c only; three moves draw (never proved),
+        // the others lose: no loss may be shown as the second best. (The
+        // draws keep the move values going to the end of the time share.)
+        let limits = Limits {
+            byoyomi: Some(3_000),
+            ..Limits::default()
+        };
+        let options = SearchOptions {
+            multi_pv: 9,
+            ..SearchOptions::default()
+        };
+        let lines = go_too_large_options("2k/3/K2 b NLs 1", &limits, &options);
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(lines[0].contains(" score mate 19 "), "{lines:?}");
+        assert!(lines[1].starts_with("bestmove L*2c"), "{lines:?}");
     }
 
     #[test]

@@ -429,6 +429,13 @@ fn best_moves(
         std::thread::scope(|scope| {
             let twin = scope.spawn(|| work(&|| aborted.load(Ordering::Relaxed)));
             let own = work(&|| aborted.load(Ordering::Relaxed) || stop());
+            // The twin may still be checking a move: keep polling `stop`.
+            while !twin.is_finished() {
+                if stop() {
+                    aborted.store(true, Ordering::Relaxed);
+                }
+                std::thread::sleep(POLL);
+            }
             (own, Some(twin.join().expect("a best-move thread panicked")))
         })
     };
@@ -517,6 +524,19 @@ pub fn move_values(
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(&m) = moves.get(i) else { break };
+            if stop() {
+                // Stopped: the moves not begun stay undecided at once.
+                let v = MoveValue::Undecided { plies: 0 };
+                found.push((
+                    i,
+                    MoveLine {
+                        mv: m,
+                        value: v,
+                        line: vec![m],
+                    },
+                ));
+                continue;
+            }
             let mut s = Searcher::new(packer, table, limits.max_nodes, stop);
             let v = if best.contains(&m) {
                 MoveValue::Exact(value)
