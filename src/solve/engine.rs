@@ -2,11 +2,14 @@
 //!
 //! When the position is on the 3x3 board, [`SolverPlayer::think`] answers
 //! the `go` itself if the cached table covers the position or a solve
-//! finishes within 60% of the move's hard time limit (no limit under
-//! `go infinite` or while pondering). A solve runs on its own thread and
-//! goes on when the time share is over: the search plays that move, and
-//! the game's later moves come from the table once it is done (every
-//! position of the game is reachable from the position it started from). A
+//! finishes within the first quarter of its time share, 60% of the move's
+//! hard time limit (no limit under `go infinite` or while pondering). A
+//! solve runs on its own thread and goes on when the time share is over;
+//! while it runs, a forward proof ([`prove`]) tries the rest of the share
+//! (ended early if the solve finishes, whose table then answers), and if
+//! neither answers, the search plays that move. The game's later moves come
+//! from the table once it is done (every position of the game is reachable
+//! from the position it started from). A
 //! material set whose reachable set exceeds the memory bound is remembered
 //! and not tried again: its positions are answered by a forward proof
 //! ([`prove`]) when one is found within the time share (a decisive value,
@@ -41,6 +44,9 @@ use crate::search::{Control, Limits, SearchOptions, budget};
 
 /// Share of the move's hard time limit spent waiting for a solve (percent).
 const SOLVE_TIME_PERCENT: u64 = 60;
+/// Part of that share (percent) after which a solve still running is no
+/// longer waited for: a forward proof tries the rest.
+const PROOF_AFTER_PERCENT: u64 = 25;
 /// Memory bound of a solve made during a game.
 const GAME_MAX_BYTES: usize = super::DEFAULT_MAX_BYTES;
 /// Most threads of a solve made during a game (fewer if `Threads` says so).
@@ -209,70 +215,113 @@ impl SolverPlayer {
                     || deadline.is_none_or(|d| control.clock_start().elapsed() < d))
         };
         let threads = options.threads.clamp(1, SOLVE_THREADS);
-        let Some(solution) = self.solution_for(pos, threads, &wait) else {
-            // A proof runs until proved or out of time: without a clock
-            // (`go depth`, `go nodes`) only `stop` would end it, so only a
-            // clock, `go infinite` or `go ponder` may wait for one.
-            let stoppable = deadline.is_some() || limits.infinite || limits.ponder;
-            let too_large = Packer::new(pos).is_ok_and(|p| self.too_large == Some(p));
-            return too_large
-                && stoppable
-                && answer_by_proof(
-                    game,
-                    limits,
-                    (threads, options.multi_pv),
-                    control,
-                    out,
-                    &wait,
-                    start,
-                );
-        };
-        let Some(mut moves) = solution.move_values(pos) else {
+        // A solve is waited for during the first part of the share only
+        // (the rest goes to a proof) unless the material is known too large
+        // for it (then the proof has the whole share).
+        let solve_share = deadline.map(|d| d * PROOF_AFTER_PERCENT as u32 / 100);
+        let first_wait =
+            || wait() && solve_share.is_none_or(|d| control.clock_start().elapsed() < d);
+        if let Some(solution) = self.solution_for(pos, threads, &first_wait) {
+            return answer_from_solution(&solution, game, limits, options, control, out, start);
+        }
+        // A proof runs until proved or out of time: without a clock (`go
+        // depth`, `go nodes`) only `stop` would end it, so only a clock, `go
+        // infinite` or `go ponder` may wait for one.
+        let stoppable = deadline.is_some() || limits.infinite || limits.ponder;
+        if !stoppable {
             return false;
+        }
+        // A decisive value may be proved sooner than the solve ends (which
+        // ends the proof: its table answers then).
+        let solving = || {
+            self.background
+                .as_ref()
+                .is_some_and(|b| b.result.is_empty())
         };
-        // The actual game may end at once by repetition.
-        for (m, v) in moves.iter_mut() {
-            let mut next = game.clone();
-            next.play(*m);
-            if let Some((outcome, _)) = next.repetition() {
-                *v = match outcome {
-                    Outcome::Draw => Value::Draw,
-                    Outcome::Win(c) if c == pos.side_to_move() => Value::Win(1),
-                    Outcome::Win(_) => Value::Loss(1),
-                };
-            }
+        let proving = || {
+            wait()
+                && (solving()
+                    || self
+                        .too_large
+                        .is_some_and(|p| Packer::new(pos).is_ok_and(|q| q == p)))
+        };
+        if answer_by_proof(
+            game,
+            limits,
+            (threads, options.multi_pv),
+            control,
+            out,
+            &proving,
+            start,
+        ) {
+            return true;
         }
-        // Best value first; among draws, those that leave the opponent only
-        // perpetual check (a loss under 連続王手の千日手) first.
-        moves.sort_by_key(|&(m, v)| {
-            let traps =
-                v == Value::Draw && solution.perpetual_check_trap(&pos.play(m)) == Some(true);
-            (std::cmp::Reverse(v), !traps)
-        });
-        let ms = start.elapsed().as_millis() as u64;
-        // Nodes: the positions of the table; nps: the solve's speed.
-        let nodes = solution.stats().positions as u64;
-        let nps = nodes * 1000 / (solution.stats().total().as_millis() as u64).max(1);
-        let shown = options.multi_pv.clamp(1, moves.len());
-        let mut lines = Vec::with_capacity(shown);
-        let mut best_line = Vec::new();
-        for (k, &(m, v)) in moves.iter().enumerate().take(shown).rev() {
-            let child = pos.play(m);
-            let plies = match v {
-                Value::Win(d) | Value::Loss(d) => d as usize,
-                Value::Draw => DRAW_LINE_PLIES,
-            };
-            let mut line = vec![m];
-            line.extend(solution.principal_line(&child, plies.saturating_sub(1)));
-            let multipv = (shown > 1).then_some(k + 1);
-            lines.push(info_line(&line, multipv, v, (nodes, nps, ms)));
-            if k == 0 {
-                best_line = line;
+        match self.solution_for(pos, threads, &wait) {
+            Some(solution) => {
+                answer_from_solution(&solution, game, limits, options, control, out, start)
             }
+            None => false,
         }
-        send_answer(lines, &best_line, limits, control, out);
-        true
     }
+}
+
+/// Answers a `go` from `solution`, which covers the game's position: one
+/// `info` line per move up to `MultiPV`, best last, then `bestmove`.
+/// Returns false, having sent nothing, if the position has no move values.
+fn answer_from_solution(
+    solution: &Solution,
+    game: &Game,
+    limits: &Limits,
+    options: &SearchOptions,
+    control: &Control,
+    out: &Sender<String>,
+    start: Instant,
+) -> bool {
+    let pos = game.position();
+    let Some(mut moves) = solution.move_values(pos) else {
+        return false;
+    };
+    // The actual game may end at once by repetition.
+    for (m, v) in moves.iter_mut() {
+        let mut next = game.clone();
+        next.play(*m);
+        if let Some((outcome, _)) = next.repetition() {
+            *v = match outcome {
+                Outcome::Draw => Value::Draw,
+                Outcome::Win(c) if c == pos.side_to_move() => Value::Win(1),
+                Outcome::Win(_) => Value::Loss(1),
+            };
+        }
+    }
+    // Best value first; among draws, those that leave the opponent only
+    // perpetual check (a loss under 連続王手の千日手) first.
+    moves.sort_by_key(|&(m, v)| {
+        let traps = v == Value::Draw && solution.perpetual_check_trap(&pos.play(m)) == Some(true);
+        (std::cmp::Reverse(v), !traps)
+    });
+    let ms = start.elapsed().as_millis() as u64;
+    // Nodes: the positions of the table; nps: the solve's speed.
+    let nodes = solution.stats().positions as u64;
+    let nps = nodes * 1000 / (solution.stats().total().as_millis() as u64).max(1);
+    let shown = options.multi_pv.clamp(1, moves.len());
+    let mut lines = Vec::with_capacity(shown);
+    let mut best_line = Vec::new();
+    for (k, &(m, v)) in moves.iter().enumerate().take(shown).rev() {
+        let child = pos.play(m);
+        let plies = match v {
+            Value::Win(d) | Value::Loss(d) => d as usize,
+            Value::Draw => DRAW_LINE_PLIES,
+        };
+        let mut line = vec![m];
+        line.extend(solution.principal_line(&child, plies.saturating_sub(1)));
+        let multipv = (shown > 1).then_some(k + 1);
+        lines.push(info_line(&line, multipv, v, (nodes, nps, ms)));
+        if k == 0 {
+            best_line = line;
+        }
+    }
+    send_answer(lines, &best_line, limits, control, out);
+    true
 }
 
 /// The `info` line of principal line `line` of exact value `value`
@@ -529,6 +578,33 @@ mod tests {
         assert_eq!(lines.len(), 2, "{lines:?}");
         assert!(lines[0].contains(" score mate 19 "), "{lines:?}");
         assert!(lines[1].starts_with("bestmove L*2c"), "{lines:?}");
+    }
+
+    #[test]
+    fn a_proof_answers_while_the_solve_runs() {
+        // No.4 (sente wins in 21 by R*2b): its reachable set (31 M
+        // positions) takes the retrograde analysis tens of seconds; the
+        // proof answers this move.
+        let pos = parse_sfen("1bk/3/KB1 b RPrp 1").unwrap();
+        let mut player = SolverPlayer::new();
+        let (tx, rx) = unbounded();
+        let control = Control::default();
+        control.reset(false);
+        let limits = Limits {
+            byoyomi: Some(10_000),
+            ..Limits::default()
+        };
+        let answered = player.think(
+            &Game::new(pos),
+            &limits,
+            &SearchOptions::default(),
+            &control,
+            &tx,
+        );
+        let lines: Vec<String> = rx.try_iter().collect();
+        assert!(answered, "{lines:?}");
+        assert!(lines[0].contains(" score mate 21 "), "{lines:?}");
+        assert!(lines[1].starts_with("bestmove R*2b "), "{lines:?}");
     }
 
     #[test]
