@@ -35,6 +35,28 @@ const OUTPUT: &str = "docs/ninemasu.md";
 /// 1二玉、3一角、2一歩、2三角), transcribed to USI.
 const BOOK_LINE_41: &str = "3c2c 1a2a 3a1c 1b1c+ 2c1c B*3c P*2c 3c1a+ 3b3a+ 2a3a B*2b 1a2b 2c2b P*1a 1c2c B*1b 2c3c 1b2a 2b2a+ 3a2a B*3b 2a1b B*3a P*2a 3b2c";
 
+/// The reachable sets of the layouts the rule settles by forward proof
+/// (which never enumerates them), counted apart (session 9) by
+/// `cargo run --release --example count_reachable -- 4 5 24 27 29 32 36 37
+/// 42 43 143 144`, with the same packing (a position and its mirror image
+/// once) as the retrograde's counts; shown beside the proof nodes.
+const REACHABLE: &[(u32, &str)] = &[
+    (4, "31208588"),
+    (5, "31208588"),
+    (24, "134982032"),
+    (27, "7486916"),
+    (29, "2364188"),
+    // Stopped at the memory of this machine (a hash set of 8-byte keys):
+    // more than this.
+    (32, "> 671088640"),
+    (36, "1620738"),
+    (37, "42478736"),
+    (42, "1615276"),
+    (43, "7673754"),
+    (143, "42478736"),
+    (144, "42478736"),
+];
+
 struct Row {
     number: u32,
     sfen: String,
@@ -249,8 +271,9 @@ fn main() {
          the value at that distance: the winning moves, or in a loss the longest-resisting ones, \
          or in a draw the drawing ones), *method* (retrograde or forward), *positions*: for the \
          retrograde the positions of the reachable set (a position and its mirror image, files \
-         1 and 3 exchanged, counted once); for the forward proof there is no such count (it \
-         never enumerates the set) and the column gives instead the *proof nodes*, marked so: \
+         1 and 3 exchanged, counted once); for the forward proof, which never enumerates the \
+         set, the same count made apart (`cargo run --release --example count_reachable`, \
+         not part of the timed rule) and in brackets the *proof nodes*: \
          positions expanded by the proof search, counted each time one is expanded \
          (not distinct positions), both threads together (the count varies a little from run \
          to run: the threads share what they prove as they go); *MiB* the peak memory \
@@ -353,7 +376,13 @@ fn main() {
                         who.push_str(&draw_note(s));
                         ("retrograde", s.stats().positions.to_string())
                     }
-                    Settled::Proved(p) => ("forward", format!("{} proof nodes", p.nodes)),
+                    Settled::Proved(p) => {
+                        let reachable = REACHABLE
+                            .iter()
+                            .find(|&&(n, _)| n == r.number)
+                            .map_or("-", |&(_, c)| c);
+                        ("forward", format!("{reachable} ({} proof nodes)", p.nodes))
+                    }
                 };
                 let _ = writeln!(
                     md,
