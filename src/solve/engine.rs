@@ -518,9 +518,22 @@ mod tests {
 
     /// The same with any options.
     fn go_too_large_options(sfen: &str, limits: &Limits, options: &SearchOptions) -> Vec<String> {
+        go_fresh(sfen, limits, options, true)
+    }
+
+    /// A `go` by a new player, told the material is too large for the
+    /// retrograde analysis or not: its output lines.
+    fn go_fresh(
+        sfen: &str,
+        limits: &Limits,
+        options: &SearchOptions,
+        too_large: bool,
+    ) -> Vec<String> {
         let pos = parse_sfen(sfen).unwrap();
         let mut player = SolverPlayer::new();
-        player.too_large = Some(Packer::new(&pos).unwrap());
+        if too_large {
+            player.too_large = Some(Packer::new(&pos).unwrap());
+        }
         let (tx, rx) = unbounded();
         let control = Control::default();
         control.reset(false);
@@ -585,24 +598,13 @@ mod tests {
         // No.4 (sente wins in 21 by R*2b): its reachable set (31 M
         // positions) takes the retrograde analysis tens of seconds; the
         // proof answers this move.
-        let pos = parse_sfen("1bk/3/KB1 b RPrp 1").unwrap();
-        let mut player = SolverPlayer::new();
-        let (tx, rx) = unbounded();
-        let control = Control::default();
-        control.reset(false);
         let limits = Limits {
             byoyomi: Some(10_000),
             ..Limits::default()
         };
-        let answered = player.think(
-            &Game::new(pos),
-            &limits,
-            &SearchOptions::default(),
-            &control,
-            &tx,
-        );
-        let lines: Vec<String> = rx.try_iter().collect();
-        assert!(answered, "{lines:?}");
+        let options = SearchOptions::default();
+        let lines = go_fresh("1bk/3/KB1 b RPrp 1", &limits, &options, false);
+        assert_eq!(lines.len(), 2, "{lines:?}");
         assert!(lines[0].contains(" score mate 21 "), "{lines:?}");
         assert!(lines[1].starts_with("bestmove R*2b "), "{lines:?}");
     }

@@ -91,6 +91,18 @@ fn with_code(board: u64, i: usize, code: u64) -> u64 {
     board & !(0x1f << shift) | code << shift
 }
 
+/// The key of a position from its packing's parts: the smaller
+/// orientation, the side to move and sente's hand.
+#[inline]
+fn key_of(board: u64, mirrored: u64, digits: u64, side: Color) -> u64 {
+    let side_bit = if side == Color::Gote {
+        1 << SIDE_SHIFT
+    } else {
+        0
+    };
+    board.min(mirrored) | side_bit | digits << HAND_SHIFT
+}
+
 /// A position's packing before the orientation is chosen
 /// ([`Packer::parts`]).
 #[derive(Clone, Copy, Debug)]
@@ -161,23 +173,8 @@ impl Packer {
     /// back that orientation, which may be the mirror image of `pos`.
     #[inline]
     pub fn pack(&self, pos: &Position) -> u64 {
-        let mut key = 0u64;
-        let mut mirrored = 0u64;
-        for (i, sq) in squares().into_iter().enumerate() {
-            let code = pos.piece_on(sq).index() as u64;
-            key |= code << (SQUARE_BITS * i as u32);
-            mirrored |= code << (SQUARE_BITS * MIRROR[i] as u32);
-        }
-        let mut key = key.min(mirrored);
-        if pos.side_to_move() == Color::Gote {
-            key |= 1 << SIDE_SHIFT;
-        }
-        let hand = pos.hand(Color::Sente);
-        let mut digits = 0u64;
-        for (i, &pt) in PieceType::HAND.iter().enumerate() {
-            digits += hand.count(pt) as u64 * self.radix[i];
-        }
-        key | digits << HAND_SHIFT
+        let p = self.parts(pos);
+        key_of(p.board, p.mirrored, p.digits, p.side)
     }
 
     /// The packing of `pos` before its orientation is chosen, from which
@@ -233,11 +230,7 @@ impl Packer {
         let code = placed.index() as u64;
         board = with_code(board, to, code);
         mirrored = with_code(mirrored, MIRROR[to], code);
-        let mut key = board.min(mirrored);
-        if us == Color::Sente {
-            key |= 1 << SIDE_SHIFT;
-        }
-        key | digits << HAND_SHIFT
+        key_of(board, mirrored, digits, us.flip())
     }
 
     /// The side to move of a packed position.

@@ -321,8 +321,20 @@ impl<'a> Searcher<'a> {
             return Ok(false);
         }
         self.count_node()?;
+        self.with_children(pos, |s, children| {
+            s.expand_win(pos, key, known.hint, n, children)
+        })
+    }
+
+    /// Runs `expand` on the children of `pos` (a vector from the pool,
+    /// given back after).
+    fn with_children<R>(
+        &mut self,
+        pos: &Position,
+        expand: impl FnOnce(&mut Self, &mut [Child]) -> R,
+    ) -> R {
         let mut children = self.children(pos);
-        let result = self.expand_win(pos, key, known.hint, n, &mut children);
+        let result = expand(self, &mut children);
         self.pool.push(children);
         result
     }
@@ -414,10 +426,9 @@ impl<'a> Searcher<'a> {
             });
             return Ok(stuck);
         }
-        let mut children = self.children(pos);
-        let result = self.expand_loss(pos, key, known.hint, n, &mut children);
-        self.pool.push(children);
-        result
+        self.with_children(pos, |s, children| {
+            s.expand_loss(pos, key, known.hint, n, children)
+        })
     }
 
     /// [`loses`](Self::loses) at a node to be searched (`n` >= 1), of key
