@@ -321,8 +321,10 @@ impl BoundTable {
             .map_or_else(Bounds::default, |(_, w)| Bounds::unpack(w))
     }
 
-    /// Notes the legal move count `moves` (plus one) of `key`: in its entry,
-    /// or in a free slot of its bucket (never evicting an entry for it).
+    /// Notes the legal move count `moves` (plus one) of `key` in a free slot
+    /// of its bucket, as an entry without facts (never evicting another for
+    /// it), unless `key` has an entry already (every entry with facts noted
+    /// its count when its position was expanded).
     pub fn note_moves(&self, key: u64, moves: u8) {
         let at = self.bucket(key);
         let bucket = &self.slots[at..at + BUCKET];
