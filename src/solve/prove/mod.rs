@@ -241,6 +241,22 @@ fn deepen(searcher: &mut Searcher, root: &Position, from: u32, max_plies: u32) -
 /// How often the calling thread checks `stop` while only the twin runs.
 const POLL: Duration = Duration::from_millis(2);
 
+/// Waits for the `twin` thread, raising `flag` (which the twin polls) as
+/// soon as `stop` says so; returns its result.
+fn join_polling<T>(
+    twin: std::thread::ScopedJoinHandle<'_, T>,
+    stop: &dyn Fn() -> bool,
+    flag: &AtomicBool,
+) -> T {
+    while !twin.is_finished() {
+        if stop() {
+            flag.store(true, Ordering::Relaxed);
+        }
+        std::thread::sleep(POLL);
+    }
+    twin.join().expect("a proof thread panicked")
+}
+
 /// Deepens from `from` plies on `table` within `limits` (its `max_nodes`
 /// per thread): on the calling thread alone, or (`threads` >= 2) on it and a twin
 /// ([`Searcher::twin`]) at once, each asking every question in turn and
@@ -278,13 +294,7 @@ fn deepen_on(
         if own.value.is_some() || stop() {
             done.store(true, Ordering::Relaxed);
         }
-        while !twin.is_finished() {
-            if stop() {
-                done.store(true, Ordering::Relaxed);
-            }
-            std::thread::sleep(POLL);
-        }
-        (own, twin.join().expect("the twin deepening panicked"))
+        (own, join_polling(twin, stop, done))
     });
     Deepened {
         value: own.value.or(twin.value),
@@ -430,13 +440,7 @@ fn best_moves(
             let twin = scope.spawn(|| work(&|| aborted.load(Ordering::Relaxed)));
             let own = work(&|| aborted.load(Ordering::Relaxed) || stop());
             // The twin may still be checking a move: keep polling `stop`.
-            while !twin.is_finished() {
-                if stop() {
-                    aborted.store(true, Ordering::Relaxed);
-                }
-                std::thread::sleep(POLL);
-            }
-            (own, Some(twin.join().expect("a best-move thread panicked")))
+            (own, Some(join_polling(twin, stop, &aborted)))
         })
     };
     if let Some((k, n)) = other {
@@ -580,13 +584,7 @@ pub fn move_values(
                 }
                 halt.load(Ordering::Relaxed)
             });
-            while !twin.is_finished() {
-                if stop() {
-                    halt.store(true, Ordering::Relaxed);
-                }
-                std::thread::sleep(POLL);
-            }
-            let (other, m) = twin.join().expect("a move-value thread panicked");
+            let (other, m) = join_polling(twin, stop, halt);
             own.extend(other);
             (own, n + m)
         })
