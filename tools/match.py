@@ -4,6 +4,9 @@
     target/venv/bin/python tools/match.py ENGINE1 ENGINE2 --games 200 \
         --byoyomi 100 --openings tools/openings/9x9.sfen [--concurrency 2]
 
+Time odds: --byoyomi2 MS gives ENGINE2 another byoyomi than ENGINE1's.
+Equal nodes: --nodes N plays every move with `go nodes N` (no clock).
+
 Every opening is played twice with colours swapped. Prints one line per game
 to stderr and, at the end, W-L-D of ENGINE1, its score, the Elo difference
 with a 95% interval and an SPRT log-likelihood ratio (elo0 0, elo1 10,
@@ -31,6 +34,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import refshogi  # noqa: E402
 
 MAX_PLIES = 320
+# Time a `go nodes` move may take before it counts as lost on time.
+NODES_TIMEOUT_MS = 30_000
 
 
 class Engine:
@@ -195,8 +200,10 @@ def referee(sfen):
     return Referee9(sfen) if n == 9 else RefereeSmall(sfen)
 
 
-def play_game(engines, sfen, byoyomi, grace, moves):
+def play_game(engines, sfen, byoyomi, grace, moves, nodes=None):
     """engines[0] plays sente; the game's moves are appended to `moves`.
+    `byoyomi` is a pair: the milliseconds of engines[0] and engines[1];
+    with `nodes`, each move is `go nodes NODES` instead (no clock).
     Returns (winner 0/1/'draw', reason, plies)."""
     ref = referee(sfen)
     for e in engines:
@@ -210,13 +217,18 @@ def play_game(engines, sfen, byoyomi, grace, moves):
         pos = f"position sfen {sfen}" + (" moves " + " ".join(moves) if moves else "")
         e.send(pos)
         t0 = time.time()
-        e.send(f"go btime 0 wtime 0 byoyomi {byoyomi}")
+        byo = byoyomi[side]
+        if nodes:
+            e.send(f"go nodes {nodes}")
+            byo = NODES_TIMEOUT_MS
+        else:
+            e.send(f"go btime 0 wtime 0 byoyomi {byo}")
         try:
-            out = e.until("bestmove", (byoyomi + grace) / 1000 + 10)
+            out = e.until("bestmove", (byo + grace) / 1000 + 10)
         except (TimeoutError, EOFError):
             return 1 - side, "crash/no bestmove", ply
         ms = (time.time() - t0) * 1000
-        if ms > byoyomi + grace:
+        if ms > byo + grace:
             return 1 - side, f"time ({ms:.0f} ms)", ply
         mv = out[-1].split()[1]
         if mv == "resign":
@@ -229,10 +241,10 @@ def play_game(engines, sfen, byoyomi, grace, moves):
     return "draw", "max plies", MAX_PLIES
 
 
-def play_logged(engines, sfen, byoyomi, grace, log):
+def play_logged(engines, sfen, byoyomi, grace, log, nodes=None):
     """play_game, appending `result reason sfen moves` to `log` if given."""
     moves = []
-    result = play_game(engines, sfen, byoyomi, grace, moves)
+    result = play_game(engines, sfen, byoyomi, grace, moves, nodes)
     if log:
         with open(log, "a") as f:
             f.write(f"{result[0]}\t{result[1]}\t{sfen}\t{' '.join(moves)}\n")
@@ -276,6 +288,10 @@ def main():
     ap.add_argument("engine2")
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--byoyomi", type=int, default=100)
+    ap.add_argument("--byoyomi2", type=int,
+                    help="ENGINE2's byoyomi in ms, for time odds (default: --byoyomi)")
+    ap.add_argument("--nodes", type=int,
+                    help="play every move with `go nodes N` instead of byoyomi (search at equal nodes)")
     ap.add_argument("--grace", type=int, default=500, help="ms over byoyomi before a time loss")
     ap.add_argument("--openings", required=True)
     ap.add_argument("--hash", type=int, default=64)
@@ -304,7 +320,9 @@ def main():
             sfen = openings[(args.offset + g // 2) % len(openings)]
             first_is_1 = g % 2 == 0
             pair = [e1, e2] if first_is_1 else [e2, e1]
-            winner, reason, plies = play_logged(pair, sfen, args.byoyomi, args.grace, args.log)
+            byo = (args.byoyomi, args.byoyomi2 or args.byoyomi)
+            byo = byo if first_is_1 else byo[::-1]
+            winner, reason, plies = play_logged(pair, sfen, byo, args.grace, args.log, args.nodes)
             if winner == "draw":
                 res = "d"
             else:
