@@ -49,8 +49,18 @@ pub const OWN_BASE: usize = PSQ_BASE + TYPES * SQUARE_COUNT;
 pub const ENEMY_BASE: usize = OWN_BASE + TYPES * OFFSETS;
 /// Where the hand weights start (`HAND_BASE + pt * (MAX_HAND + 1) + k`).
 pub const HAND_BASE: usize = ENEMY_BASE + TYPES * OFFSETS;
+/// King squares of the absolute king-piece terms: the king's oriented
+/// square mirrored onto the files `0..=4` (5 files x 9 ranks).
+pub const KP_KING_SQUARES: usize = 45;
+/// Weights of one absolute king-piece block (king square, piece type,
+/// piece square).
+pub const KP_WEIGHTS: usize = KP_KING_SQUARES * TYPES * SQUARE_COUNT;
+/// Where the absolute weights relative to the own king start.
+pub const KP_OWN_BASE: usize = HAND_BASE + 8 * (MAX_HAND + 1);
+/// Where the absolute weights relative to the enemy king start.
+pub const KP_ENEMY_BASE: usize = KP_OWN_BASE + KP_WEIGHTS;
 /// Number of weights per board.
-pub const FEATURES: usize = HAND_BASE + 8 * (MAX_HAND + 1);
+pub const FEATURES: usize = KP_ENEMY_BASE + KP_WEIGHTS;
 
 /// A square seen from `color`'s side of a board of `size` files: gote's
 /// squares are turned by 180 degrees. Returns (file, rank).
@@ -80,20 +90,55 @@ fn psq(size: u8, p: (i32, i32)) -> usize {
     (f * 9 + p.1) as usize
 }
 
-/// The feature of a piece of `color` and type `pt` on `sq` relative to its
-/// own king on `king` (pieces other than the king).
+/// The index within a king-piece block of a piece of type `pt` on the
+/// oriented square `p` with a king on the oriented square `king`, both
+/// mirrored so that the king stands on the left half (files `0..=4`).
 #[inline(always)]
-pub fn own_feature(size: u8, color: Color, pt: PieceType, sq: Square, king: Square) -> usize {
-    let p = oriented(size, color, sq);
-    OWN_BASE + pt.index() * OFFSETS + offset(p, oriented(size, color, king))
+fn king_piece(size: u8, pt: PieceType, p: (i32, i32), king: (i32, i32)) -> usize {
+    let last = size as i32 - 1;
+    let (kf, pf) = if 2 * king.0 > last {
+        (last - king.0, last - p.0)
+    } else {
+        (king.0, p.0)
+    };
+    let k = (kf * 9 + king.1) as usize;
+    let sq = (pf * 9 + p.1) as usize;
+    (k * TYPES + pt.index()) * SQUARE_COUNT + sq
 }
 
-/// The feature of a piece of `color` and type `pt` on `sq` relative to the
-/// enemy king on `king`.
+/// The features of a piece of `color` and type `pt` on `sq` relative to its
+/// own king on `king` (pieces other than the king): the offset to the king
+/// and the pair (king square, piece square). Calls `f` with each index.
 #[inline(always)]
-pub fn enemy_feature(size: u8, color: Color, pt: PieceType, sq: Square, king: Square) -> usize {
+pub fn own_features(
+    size: u8,
+    color: Color,
+    pt: PieceType,
+    sq: Square,
+    king: Square,
+    mut f: impl FnMut(usize),
+) {
     let p = oriented(size, color, sq);
-    ENEMY_BASE + pt.index() * OFFSETS + offset(p, oriented(size, color, king))
+    let k = oriented(size, color, king);
+    f(OWN_BASE + pt.index() * OFFSETS + offset(p, k));
+    f(KP_OWN_BASE + king_piece(size, pt, p, k));
+}
+
+/// The features of a piece of `color` and type `pt` on `sq` relative to the
+/// enemy king on `king` (as [`own_features`]).
+#[inline(always)]
+pub fn enemy_features(
+    size: u8,
+    color: Color,
+    pt: PieceType,
+    sq: Square,
+    king: Square,
+    mut f: impl FnMut(usize),
+) {
+    let p = oriented(size, color, sq);
+    let k = oriented(size, color, king);
+    f(ENEMY_BASE + pt.index() * OFFSETS + offset(p, k));
+    f(KP_ENEMY_BASE + king_piece(size, pt, p, k));
 }
 
 /// The features of one piece on the board, for its owner `color`, given the
@@ -112,10 +157,10 @@ pub fn piece_features(
     if pt != PieceType::KING
         && let Some(k) = kings[color.index()]
     {
-        f(own_feature(size, color, pt, sq, k));
+        own_features(size, color, pt, sq, k, &mut f);
     }
     if let Some(k) = kings[color.flip().index()] {
-        f(enemy_feature(size, color, pt, sq, k));
+        enemy_features(size, color, pt, sq, k, &mut f);
     }
 }
 

@@ -9,7 +9,7 @@
 //! features of every piece and the hands).
 
 use super::features::{
-    enemy_feature, for_each_feature, hand_feature, kings, own_feature, piece_features, sign,
+    enemy_features, for_each_feature, hand_feature, kings, own_features, piece_features, sign,
 };
 use crate::moves::Move;
 use crate::position::Position;
@@ -93,14 +93,14 @@ pub fn king_delta(w: &[i16], pos: &Position, m: Move) -> i32 {
     let mut own = 0i32;
     for sq in pos.pieces(us).without(from) {
         let pt = pos.piece_on(sq).piece_type();
-        own += i32::from(w[own_feature(size, us, pt, sq, to)])
-            - i32::from(w[own_feature(size, us, pt, sq, from)]);
+        own_features(size, us, pt, sq, to, |i| own += i32::from(w[i]));
+        own_features(size, us, pt, sq, from, |i| own -= i32::from(w[i]));
     }
     let mut enemy = 0i32;
     for sq in pos.pieces(them).without(to) {
         let pt = pos.piece_on(sq).piece_type();
-        enemy += i32::from(w[enemy_feature(size, them, pt, sq, to)])
-            - i32::from(w[enemy_feature(size, them, pt, sq, from)]);
+        enemy_features(size, them, pt, sq, to, |i| enemy += i32::from(w[i]));
+        enemy_features(size, them, pt, sq, from, |i| enemy -= i32::from(w[i]));
     }
     d + sign(us) * own + sign(them) * enemy
 }
