@@ -104,8 +104,10 @@ impl Table {
     pub fn new(mib: usize) -> Table {
         let clusters = (mib << 20) / CLUSTER_BYTES;
         let clusters = clusters.max(1);
+        let words = vec![0; clusters * CLUSTER * WORDS];
+        crate::prefetch::ask_for_huge_pages(&words);
         Table {
-            words: vec![0; clusters * CLUSTER * WORDS],
+            words,
             clusters,
             generation: 1,
         }
