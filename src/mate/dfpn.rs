@@ -45,7 +45,7 @@ use super::table::{Found, INF, PackedHand, Table, board_key};
 use crate::movegen::{count_legal_moves, has_legal_move, legal_checks, legal_moves};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
-use crate::types::{Color, Square};
+use crate::types::{Color, PieceType, Square};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -57,6 +57,8 @@ const SAT: u32 = INF - 1;
 const EPSILON_DIV: u64 = 4;
 /// Deepest path searched, in plies; deeper is treated as unknown.
 pub const MAX_PLY: usize = 2000;
+/// Delayed expansion of alike moves (see [`link_alike`]).
+const DELAY_ALIKE: bool = true;
 /// Nodes between two polls of the clock and the stop flag.
 const POLL_INTERVAL: u64 = 4096;
 
@@ -165,6 +167,23 @@ impl NodeValue {
 struct Child {
     mv: Move,
     value: NodeValue,
+    /// Index + 1 of the next alike move after this one (0: none): it is
+    /// searched only once this one is resolved (delayed expansion).
+    next: u16,
+    /// Whether an alike move before it is unresolved: the node then counts
+    /// and searches without it (see [`link_alike`]).
+    hidden: bool,
+}
+
+impl Child {
+    fn new(mv: Move, value: NodeValue) -> Child {
+        Child {
+            mv,
+            value,
+            next: 0,
+            hidden: false,
+        }
+    }
 }
 
 /// Decides when to stop: polled every [`POLL_INTERVAL`] nodes (or as set
@@ -422,6 +441,9 @@ impl<'t> Dfpn<'t> {
         } else {
             self.expand_and(pos, ply)
         };
+        if DELAY_ALIKE {
+            link_alike(pos, &mut children, or_node);
+        }
         let start = self.nodes;
         let key = pos.key();
         self.enter(key, ply);
@@ -442,7 +464,11 @@ impl<'t> Dfpn<'t> {
                 (cthpn, cthdn)
             };
             let child = pos.play(children[best].mv);
-            children[best].value = self.mid(&child, ply + 1, cthpn, cthdn, poll);
+            let cv = self.mid(&child, ply + 1, cthpn, cthdn, poll);
+            children[best].value = cv;
+            if cv.is_terminal() {
+                reveal_next(&mut children, best);
+            }
         };
         self.leave(key);
         let value = if value.is_terminal() && value.is_absolute() {
@@ -508,7 +534,7 @@ impl<'t> Dfpn<'t> {
                 }
             };
             let proven = value.pn == 0;
-            children.push(Child { mv, value });
+            children.push(Child::new(mv, value));
             if proven {
                 break;
             }
@@ -567,7 +593,7 @@ impl<'t> Dfpn<'t> {
                     .obvious(&pos.play(mv), ply + 1)
                     .unwrap_or(NodeValue::unknown(1, 1)),
             };
-            children.push(Child { mv, value });
+            children.push(Child::new(mv, value));
         }
         // Drops last, grouped by square (see `aggregate`).
         let rank = |m: Move| {
@@ -629,7 +655,12 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
         let mut len = u16::MAX;
         let mut rep_start = NO_REPETITION;
         let mut depth_limited = false;
+        let mut hidden = 0u32;
         for c in children {
+            if c.hidden {
+                hidden += 1;
+                continue;
+            }
             pn = pn.min(c.value.pn);
             dn = if c.value.dn == INF || dn == INF {
                 INF
@@ -649,6 +680,7 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
             };
         }
         let dn = if dn == INF { SAT } else { dn };
+        let dn = add(dn, hidden_penalty(hidden));
         NodeValue {
             pn,
             dn,
@@ -679,7 +711,12 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
                 add(pn, n)
             }
         };
+        let mut hidden = 0u32;
         for c in children {
+            if c.hidden {
+                hidden += 1;
+                continue;
+            }
             dn = dn.min(c.value.dn);
             if c.value.dn == 0 {
                 let rank = (c.value.rep_start, !c.value.depth_limited);
@@ -711,6 +748,7 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
             };
         }
         let pn = if pn == INF { SAT } else { pn };
+        let pn = if pn == 0 { 0 } else { add(pn, hidden_penalty(hidden)) };
         NodeValue {
             pn,
             dn,
@@ -728,6 +766,9 @@ fn select(children: &[Child], or_node: bool) -> (usize, u32) {
     let mut best_n = INF;
     let mut second = INF;
     for (i, c) in children.iter().enumerate() {
+        if c.hidden {
+            continue;
+        }
         let n = number(c);
         if n < best_n {
             second = best_n;
@@ -738,4 +779,91 @@ fn select(children: &[Child], or_node: bool) -> (usize, u32) {
         }
     }
     (best, second)
+}
+
+/// What the alike moves waiting behind others add to a node's sum (pn at
+/// an AND node, dn at an OR node): one per eight, at least one.
+#[inline]
+fn hidden_penalty(hidden: u32) -> u32 {
+    if hidden == 0 { 0 } else { (hidden / 8).max(1) }
+}
+
+/// Delayed expansion of alike moves: chains moves that would lead to
+/// similar subtrees, so that each is searched only once the one before it
+/// is resolved, and the node's sum counts only the first unresolved one
+/// (plus [`hidden_penalty`]) instead of every alike move:
+///
+/// - the defender's drops on one square (the pawn first), and its drops on
+///   squares none of its pieces defends, when none of them checks;
+/// - a non-promotion of a pawn, bishop or rook, behind its promotion.
+///
+/// Exact: a node is proven (disproven) only when its children are, and a
+/// hidden child is revealed as soon as every alike move before it is
+/// resolved, so no child is left out of a final value.
+fn link_alike(pos: &Position, children: &mut [Child], or_node: bool) {
+    // Per class, (last member, whether a member so far is unresolved).
+    let mut last: Vec<(u32, usize, bool)> = Vec::new();
+    let defender = pos.side_to_move();
+    let occupied = pos.occupied();
+    let check_info = (!or_node && pos.king_square(defender.flip()).is_some())
+        .then(|| crate::checks::CheckInfo::new(pos));
+    for i in 0..children.len() {
+        let m = children[i].mv;
+        let class = if m.is_drop() {
+            if or_node {
+                continue;
+            }
+            let to = m.to();
+            let defended = pos.attackers_to(to, defender, occupied).any();
+            let checks = check_info.as_ref().is_some_and(|ci| ci.gives_check(pos, m));
+            if defended || checks {
+                to.index() as u32
+            } else {
+                SHARED_DROP_CLASS
+            }
+        } else {
+            let pt = pos.piece_on(m.from()).piece_type();
+            if !matches!(pt, PieceType::PAWN | PieceType::BISHOP | PieceType::ROOK) {
+                continue;
+            }
+            let twin = if m.is_promotion() {
+                Move::normal(m.from(), m.to(), false)
+            } else {
+                Move::normal(m.from(), m.to(), true)
+            };
+            if !children.iter().any(|c| c.mv == twin) {
+                continue;
+            }
+            PAIR_CLASS + (m.from().index() * 128 + m.to().index()) as u32
+        };
+        let open = !children[i].value.is_terminal();
+        match last.iter_mut().find(|(c, _, _)| *c == class) {
+            Some((_, j, blocked)) => {
+                children[*j].next = (i + 1) as u16;
+                children[i].hidden = *blocked && open;
+                *j = i;
+                *blocked |= open;
+            }
+            None => last.push((class, i, open)),
+        }
+    }
+}
+
+/// Chain class of the defender's undefended, non-checking drops.
+const SHARED_DROP_CLASS: u32 = 1 << 16;
+/// Chain classes of promotion pairs start here.
+const PAIR_CLASS: u32 = 1 << 17;
+
+/// After child `i` is resolved: the alike moves behind it are revealed up
+/// to the first unresolved one.
+fn reveal_next(children: &mut [Child], i: usize) {
+    let mut next = children[i].next;
+    while next != 0 {
+        let c = &mut children[next as usize - 1];
+        c.hidden = false;
+        if !c.value.is_terminal() {
+            break;
+        }
+        next = c.next;
+    }
 }
