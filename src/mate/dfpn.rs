@@ -15,11 +15,18 @@
 //! Heuristic initial numbers (df-pn+): a check's child starts with pn = the
 //! defender's number of replies, dn = 1; a check without reply is a proof.
 //! A defender's reply new to the table is looked at when its node is
-//! expanded: without a check it is a disproof, with a check that mates at
-//! once a proof (both stored), else it starts at pn = dn = 1.
+//! expanded (unless it waits behind an alike move): without a check it is
+//! a disproof, with a check that mates at once a proof (both stored), else
+//! it starts at pn = dn = 1.
 //!
 //! Children are probed by the keys of [`super::keys`], without playing the
 //! move; only a child the table does not know is played.
+//!
+//! Delayed expansion of alike moves ([`link_alike`]): the defender's drops
+//! on one square, its undefended non-checking drops, and a pawn, bishop or
+//! rook non-promotion behind its promotion form chains; a move waits until
+//! the one before it is resolved, and the node's sum counts the waiting
+//! moves as one point per eight.
 //!
 //! Repetition (the graph-history interaction): a child whose position is
 //! already on the current path is a disproof for the attacker (千日手 or
@@ -57,8 +64,30 @@ const SAT: u32 = INF - 1;
 const EPSILON_DIV: u64 = 4;
 /// Deepest path searched, in plies; deeper is treated as unknown.
 pub const MAX_PLY: usize = 2000;
-/// Delayed expansion of alike moves (see [`link_alike`]).
+/// Delayed expansion of alike moves (see [`link_alike`]). Session 10,
+/// proof nodes at MateHash 2048 without -> with: muso-1 9.65 M -> 4.4 M,
+/// sekitoba-478 9.94 M -> 4.6 M, sekitoba-470 16.8 M -> 7.7 M,
+/// bokusui-38-h 28.0 M -> 6.1 M, meta-800 more than 24 M -> 13.3 M,
+/// act-no-yume 4.26 M -> 2.1 M; setsugekka 24-32 M -> 35-38 M (worse).
 const DELAY_ALIKE: bool = true;
+/// Whether the defender's undefended non-checking drops on different
+/// squares form one chain of alike moves.
+const SHARE_UNDEFENDED_DROPS: bool = true;
+/// Whether a pawn, bishop or rook non-promotion waits behind its promotion
+/// (off: setsugekka 39 M -> more than 41 M nodes).
+const DELAY_NON_PROMOTIONS: bool = true;
+/// Drops on one square: the strongest piece first, else the pawn first.
+/// Strongest first (KomoringHeights' order is the generator's, pawn first
+/// too): setsugekka 22-23 M nodes instead of 35 M and more, meta-800 7-11 M
+/// instead of 13 M, but sekitoba-478 and -470 and bokusui-38-h not proven
+/// within 60 s (more than 15 M nodes each instead of 4.6-7.7 M).
+const STRONGEST_FIRST: bool = false;
+/// Hidden alike moves per point of [`hidden_penalty`] (1: no gain).
+const HIDDEN_PER_POINT: u32 = 8;
+/// Whether the defender's drops on one (defended or checking) square form a
+/// chain of alike moves (off: setsugekka 18.8 M nodes, but bokusui-38-h not
+/// proven in 60 s, muso-1 8.5 M, sekitoba-478 7.6 M).
+const CHAIN_SQUARE_DROPS: bool = true;
 /// Nodes between two polls of the clock and the stop flag.
 const POLL_INTERVAL: u64 = 4096;
 
@@ -173,6 +202,8 @@ struct Child {
     /// Whether an alike move before it is unresolved: the node then counts
     /// and searches without it (see [`link_alike`]).
     hidden: bool,
+    /// Whether the table did not know it when its node was expanded.
+    fresh: bool,
 }
 
 impl Child {
@@ -182,6 +213,7 @@ impl Child {
             value,
             next: 0,
             hidden: false,
+            fresh: false,
         }
     }
 }
@@ -444,6 +476,9 @@ impl<'t> Dfpn<'t> {
         if DELAY_ALIKE {
             link_alike(pos, &mut children, or_node);
         }
+        if !or_node {
+            self.resolve_obvious(pos, &mut children, ply);
+        }
         let start = self.nodes;
         let key = pos.key();
         self.enter(key, ply);
@@ -578,6 +613,20 @@ impl<'t> Dfpn<'t> {
         None
     }
 
+    /// Gives the defender's replies new to the table that are not hidden
+    /// behind an alike move their obvious values (see [`obvious`](Self::obvious)).
+    fn resolve_obvious(&mut self, pos: &Position, children: &mut [Child], ply: usize) {
+        for i in 0..children.len() {
+            if !children[i].fresh || children[i].hidden {
+                continue;
+            }
+            if let Some(v) = self.obvious(&pos.play(children[i].mv), ply + 1) {
+                children[i].value = v;
+                reveal_next(children, i);
+            }
+        }
+    }
+
     /// The defender's replies from `pos`, king moves and captures first.
     fn expand_and(&mut self, pos: &Position, ply: usize) -> Vec<Child> {
         legal_moves(pos, &mut self.moves);
@@ -587,13 +636,14 @@ impl<'t> Dfpn<'t> {
         for i in 0..self.moves.len() {
             let mv = self.moves.as_slice()[i];
             let keys = self.keys[i];
-            let value = match self.initial(&keys, ply + 1) {
-                Some(v) => v,
-                None => self
-                    .obvious(&pos.play(mv), ply + 1)
-                    .unwrap_or(NodeValue::unknown(1, 1)),
+            let (value, fresh) = match self.initial(&keys, ply + 1) {
+                Some(v) => (v, false),
+                None => (NodeValue::unknown(1, 1), true),
             };
-            children.push(Child::new(mv, value));
+            children.push(Child {
+                fresh,
+                ..Child::new(mv, value)
+            });
         }
         // Drops last, grouped by square (see `aggregate`).
         let rank = |m: Move| {
@@ -605,7 +655,24 @@ impl<'t> Dfpn<'t> {
                 1
             }
         };
-        children.sort_by_key(|c| rank(c.mv));
+        // On one square, the strongest piece first (the head of its chain of
+        // alike drops, see `link_alike`).
+        let strength = |m: Move| {
+            if !m.is_drop() {
+                return 0;
+            }
+            match m.dropped() {
+                PieceType::PAWN => 0,
+                PieceType::LANCE | PieceType::KNIGHT => 3,
+                PieceType::SILVER => 2,
+                _ => 1,
+            }
+        };
+        if STRONGEST_FIRST {
+            children.sort_by_key(|c| (rank(c.mv), strength(c.mv)));
+        } else {
+            children.sort_by_key(|c| rank(c.mv));
+        }
         children
     }
 }
@@ -785,7 +852,11 @@ fn select(children: &[Child], or_node: bool) -> (usize, u32) {
 /// an AND node, dn at an OR node): one per eight, at least one.
 #[inline]
 fn hidden_penalty(hidden: u32) -> u32 {
-    if hidden == 0 { 0 } else { (hidden / 8).max(1) }
+    if hidden == 0 {
+        0
+    } else {
+        (hidden / HIDDEN_PER_POINT).max(1)
+    }
 }
 
 /// Delayed expansion of alike moves: chains moves that would lead to
@@ -816,12 +887,18 @@ fn link_alike(pos: &Position, children: &mut [Child], or_node: bool) {
             let to = m.to();
             let defended = pos.attackers_to(to, defender, occupied).any();
             let checks = check_info.as_ref().is_some_and(|ci| ci.gives_check(pos, m));
-            if defended || checks {
+            if defended || checks || !SHARE_UNDEFENDED_DROPS {
+                if !CHAIN_SQUARE_DROPS {
+                    continue;
+                }
                 to.index() as u32
             } else {
                 SHARED_DROP_CLASS
             }
         } else {
+            if !DELAY_NON_PROMOTIONS {
+                continue;
+            }
             let pt = pos.piece_on(m.from()).piece_type();
             if !matches!(pt, PieceType::PAWN | PieceType::BISHOP | PieceType::ROOK) {
                 continue;
