@@ -815,7 +815,11 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
             };
         }
         let pn = if pn == INF { SAT } else { pn };
-        let pn = if pn == 0 { 0 } else { add(pn, hidden_penalty(hidden)) };
+        let pn = if pn == 0 {
+            0
+        } else {
+            add(pn, hidden_penalty(hidden))
+        };
         NodeValue {
             pn,
             dn,
@@ -942,5 +946,58 @@ fn reveal_next(children: &mut [Child], i: usize) {
             break;
         }
         next = c.next;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sfen::parse_sfen;
+
+    /// The defender's children of `sfen`, ordered and chained as
+    /// `search_node` does, all unresolved.
+    fn linked(sfen: &str) -> (Position, Vec<Child>) {
+        let pos = parse_sfen(sfen).unwrap();
+        let mut list = MoveList::new();
+        legal_moves(&pos, &mut list);
+        let mut children: Vec<Child> = list
+            .iter()
+            .map(|&m| Child::new(m, NodeValue::unknown(1, 1)))
+            .collect();
+        children.sort_by_key(|c| {
+            if c.mv.is_drop() {
+                2 + c.mv.to().index()
+            } else {
+                0
+            }
+        });
+        link_alike(&pos, &mut children, false);
+        (pos, children)
+    }
+
+    #[test]
+    fn alike_drops_wait_for_the_first() {
+        // A rook checks along the file: the defender can drop a pawn, lance
+        // or gold on 5b (next to its king) or on 5c-5h (undefended).
+        let (_, mut children) = linked("4k4/9/9/9/9/9/9/9/4R4 w glp 1");
+        let b = Square::new(4, 1);
+        let visible = |cs: &[Child], on_b: bool| {
+            cs.iter()
+                .filter(|c| c.mv.is_drop() && !c.hidden && (c.mv.to() == b) == on_b)
+                .count()
+        };
+        assert_eq!(visible(&children, true), 1);
+        assert_eq!(visible(&children, false), 1);
+        let first = children
+            .iter()
+            .position(|c| c.mv.is_drop() && c.mv.to() == b && !c.hidden)
+            .unwrap();
+        assert_eq!(children[first].mv.dropped(), PieceType::PAWN);
+        // Proving the pawn drop reveals the next drop on 5b, and only it.
+        children[first].value = NodeValue::PROVEN;
+        reveal_next(&mut children, first);
+        assert_eq!(visible(&children, true), 2);
+        let v = aggregate(&children, false);
+        assert!(v.pn > 0 && v.dn > 0);
     }
 }
