@@ -15,11 +15,18 @@
 //! Heuristic initial numbers (df-pn+): a check's child starts with pn = the
 //! defender's number of replies, dn = 1; a check without reply is a proof.
 //! A defender's reply new to the table is looked at when its node is
-//! expanded: without a check it is a disproof, with a check that mates at
-//! once a proof (both stored), else it starts at pn = dn = 1.
+//! expanded (unless it waits behind an alike move): without a check it is
+//! a disproof, with a check that mates at once a proof (both stored), else
+//! it starts at pn = dn = 1.
 //!
 //! Children are probed by the keys of [`super::keys`], without playing the
 //! move; only a child the table does not know is played.
+//!
+//! Delayed expansion of alike moves ([`link_alike`]): the defender's drops
+//! on one square, its undefended non-checking drops, and a pawn, bishop or
+//! rook non-promotion behind its promotion form chains; a move waits until
+//! the one before it is resolved, and the node's sum counts the waiting
+//! moves as one point per eight.
 //!
 //! Repetition (the graph-history interaction): a child whose position is
 //! already on the current path is a disproof for the attacker (千日手 or
@@ -45,7 +52,7 @@ use super::table::{Found, INF, PackedHand, Table, board_key};
 use crate::movegen::{count_legal_moves, has_legal_move, legal_checks, legal_moves};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
-use crate::types::{Color, Square};
+use crate::types::{Color, PieceType, Square};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -57,6 +64,30 @@ const SAT: u32 = INF - 1;
 const EPSILON_DIV: u64 = 4;
 /// Deepest path searched, in plies; deeper is treated as unknown.
 pub const MAX_PLY: usize = 2000;
+/// Delayed expansion of alike moves (see [`link_alike`]). Session 10,
+/// proof nodes at MateHash 2048 without -> with: muso-1 9.65 M -> 4.4 M,
+/// sekitoba-478 9.94 M -> 4.6 M, sekitoba-470 16.8 M -> 7.7 M,
+/// bokusui-38-h 28.0 M -> 6.1 M, meta-800 more than 24 M -> 13.3 M,
+/// act-no-yume 4.26 M -> 2.1 M; setsugekka 24-32 M -> 35-38 M (worse).
+const DELAY_ALIKE: bool = true;
+/// Whether the defender's undefended non-checking drops on different
+/// squares form one chain of alike moves.
+const SHARE_UNDEFENDED_DROPS: bool = true;
+/// Whether a pawn, bishop or rook non-promotion waits behind its promotion
+/// (off: setsugekka 39 M -> more than 41 M nodes).
+const DELAY_NON_PROMOTIONS: bool = true;
+/// Drops on one square: the strongest piece first, else the pawn first.
+/// Strongest first (KomoringHeights' order is the generator's, pawn first
+/// too): setsugekka 22-23 M nodes instead of 35 M and more, meta-800 7-11 M
+/// instead of 13 M, but sekitoba-478 and -470 and bokusui-38-h not proven
+/// within 60 s (more than 15 M nodes each instead of 4.6-7.7 M).
+const STRONGEST_FIRST: bool = false;
+/// Hidden alike moves per point of [`hidden_penalty`] (1: no gain).
+const HIDDEN_PER_POINT: u32 = 8;
+/// Whether the defender's drops on one (defended or checking) square form a
+/// chain of alike moves (off: setsugekka 18.8 M nodes, but bokusui-38-h not
+/// proven in 60 s, muso-1 8.5 M, sekitoba-478 7.6 M).
+const CHAIN_SQUARE_DROPS: bool = true;
 /// Nodes between two polls of the clock and the stop flag.
 const POLL_INTERVAL: u64 = 4096;
 
@@ -165,6 +196,26 @@ impl NodeValue {
 struct Child {
     mv: Move,
     value: NodeValue,
+    /// Index + 1 of the next alike move after this one (0: none): it is
+    /// searched only once this one is resolved (delayed expansion).
+    next: u16,
+    /// Whether an alike move before it is unresolved: the node then counts
+    /// and searches without it (see [`link_alike`]).
+    hidden: bool,
+    /// Whether the table did not know it when its node was expanded.
+    fresh: bool,
+}
+
+impl Child {
+    fn new(mv: Move, value: NodeValue) -> Child {
+        Child {
+            mv,
+            value,
+            next: 0,
+            hidden: false,
+            fresh: false,
+        }
+    }
 }
 
 /// Decides when to stop: polled every [`POLL_INTERVAL`] nodes (or as set
@@ -422,6 +473,12 @@ impl<'t> Dfpn<'t> {
         } else {
             self.expand_and(pos, ply)
         };
+        if DELAY_ALIKE {
+            link_alike(pos, &mut children, or_node);
+        }
+        if !or_node {
+            self.resolve_obvious(pos, &mut children, ply);
+        }
         let start = self.nodes;
         let key = pos.key();
         self.enter(key, ply);
@@ -442,7 +499,11 @@ impl<'t> Dfpn<'t> {
                 (cthpn, cthdn)
             };
             let child = pos.play(children[best].mv);
-            children[best].value = self.mid(&child, ply + 1, cthpn, cthdn, poll);
+            let cv = self.mid(&child, ply + 1, cthpn, cthdn, poll);
+            children[best].value = cv;
+            if cv.is_terminal() {
+                reveal_next(&mut children, best);
+            }
         };
         self.leave(key);
         let value = if value.is_terminal() && value.is_absolute() {
@@ -508,7 +569,7 @@ impl<'t> Dfpn<'t> {
                 }
             };
             let proven = value.pn == 0;
-            children.push(Child { mv, value });
+            children.push(Child::new(mv, value));
             if proven {
                 break;
             }
@@ -552,6 +613,20 @@ impl<'t> Dfpn<'t> {
         None
     }
 
+    /// Gives the defender's replies new to the table that are not hidden
+    /// behind an alike move their obvious values (see [`obvious`](Self::obvious)).
+    fn resolve_obvious(&mut self, pos: &Position, children: &mut [Child], ply: usize) {
+        for i in 0..children.len() {
+            if !children[i].fresh || children[i].hidden {
+                continue;
+            }
+            if let Some(v) = self.obvious(&pos.play(children[i].mv), ply + 1) {
+                children[i].value = v;
+                reveal_next(children, i);
+            }
+        }
+    }
+
     /// The defender's replies from `pos`, king moves and captures first.
     fn expand_and(&mut self, pos: &Position, ply: usize) -> Vec<Child> {
         legal_moves(pos, &mut self.moves);
@@ -561,13 +636,14 @@ impl<'t> Dfpn<'t> {
         for i in 0..self.moves.len() {
             let mv = self.moves.as_slice()[i];
             let keys = self.keys[i];
-            let value = match self.initial(&keys, ply + 1) {
-                Some(v) => v,
-                None => self
-                    .obvious(&pos.play(mv), ply + 1)
-                    .unwrap_or(NodeValue::unknown(1, 1)),
+            let (value, fresh) = match self.initial(&keys, ply + 1) {
+                Some(v) => (v, false),
+                None => (NodeValue::unknown(1, 1), true),
             };
-            children.push(Child { mv, value });
+            children.push(Child {
+                fresh,
+                ..Child::new(mv, value)
+            });
         }
         // Drops last, grouped by square (see `aggregate`).
         let rank = |m: Move| {
@@ -579,7 +655,24 @@ impl<'t> Dfpn<'t> {
                 1
             }
         };
-        children.sort_by_key(|c| rank(c.mv));
+        // On one square, the strongest piece first (the head of its chain of
+        // alike drops, see `link_alike`).
+        let strength = |m: Move| {
+            if !m.is_drop() {
+                return 0;
+            }
+            match m.dropped() {
+                PieceType::PAWN => 0,
+                PieceType::LANCE | PieceType::KNIGHT => 3,
+                PieceType::SILVER => 2,
+                _ => 1,
+            }
+        };
+        if STRONGEST_FIRST {
+            children.sort_by_key(|c| (rank(c.mv), strength(c.mv)));
+        } else {
+            children.sort_by_key(|c| rank(c.mv));
+        }
         children
     }
 }
@@ -629,7 +722,12 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
         let mut len = u16::MAX;
         let mut rep_start = NO_REPETITION;
         let mut depth_limited = false;
+        let mut hidden = 0u32;
         for c in children {
+            if c.hidden {
+                hidden += 1;
+                continue;
+            }
             pn = pn.min(c.value.pn);
             dn = if c.value.dn == INF || dn == INF {
                 INF
@@ -649,6 +747,7 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
             };
         }
         let dn = if dn == INF { SAT } else { dn };
+        let dn = add(dn, hidden_penalty(hidden));
         NodeValue {
             pn,
             dn,
@@ -679,7 +778,12 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
                 add(pn, n)
             }
         };
+        let mut hidden = 0u32;
         for c in children {
+            if c.hidden {
+                hidden += 1;
+                continue;
+            }
             dn = dn.min(c.value.dn);
             if c.value.dn == 0 {
                 let rank = (c.value.rep_start, !c.value.depth_limited);
@@ -711,6 +815,11 @@ fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
             };
         }
         let pn = if pn == INF { SAT } else { pn };
+        let pn = if pn == 0 {
+            0
+        } else {
+            add(pn, hidden_penalty(hidden))
+        };
         NodeValue {
             pn,
             dn,
@@ -728,6 +837,9 @@ fn select(children: &[Child], or_node: bool) -> (usize, u32) {
     let mut best_n = INF;
     let mut second = INF;
     for (i, c) in children.iter().enumerate() {
+        if c.hidden {
+            continue;
+        }
         let n = number(c);
         if n < best_n {
             second = best_n;
@@ -738,4 +850,154 @@ fn select(children: &[Child], or_node: bool) -> (usize, u32) {
         }
     }
     (best, second)
+}
+
+/// What the alike moves waiting behind others add to a node's sum (pn at
+/// an AND node, dn at an OR node): one per eight, at least one.
+#[inline]
+fn hidden_penalty(hidden: u32) -> u32 {
+    if hidden == 0 {
+        0
+    } else {
+        (hidden / HIDDEN_PER_POINT).max(1)
+    }
+}
+
+/// Delayed expansion of alike moves: chains moves that would lead to
+/// similar subtrees, so that each is searched only once the one before it
+/// is resolved, and the node's sum counts only the first unresolved one
+/// (plus [`hidden_penalty`]) instead of every alike move:
+///
+/// - the defender's drops on one square (the pawn first), and its drops on
+///   squares none of its pieces defends, when none of them checks;
+/// - a non-promotion of a pawn, bishop or rook, behind its promotion.
+///
+/// Exact: a node is proven (disproven) only when its children are, and a
+/// hidden child is revealed as soon as every alike move before it is
+/// resolved, so no child is left out of a final value.
+fn link_alike(pos: &Position, children: &mut [Child], or_node: bool) {
+    // Per class, (last member, whether a member so far is unresolved).
+    let mut last: Vec<(u32, usize, bool)> = Vec::new();
+    let defender = pos.side_to_move();
+    let occupied = pos.occupied();
+    let check_info = (!or_node && pos.king_square(defender.flip()).is_some())
+        .then(|| crate::checks::CheckInfo::new(pos));
+    for i in 0..children.len() {
+        let m = children[i].mv;
+        let class = if m.is_drop() {
+            if or_node {
+                continue;
+            }
+            let to = m.to();
+            let defended = pos.attackers_to(to, defender, occupied).any();
+            let checks = check_info.as_ref().is_some_and(|ci| ci.gives_check(pos, m));
+            if defended || checks || !SHARE_UNDEFENDED_DROPS {
+                if !CHAIN_SQUARE_DROPS {
+                    continue;
+                }
+                to.index() as u32
+            } else {
+                SHARED_DROP_CLASS
+            }
+        } else {
+            if !DELAY_NON_PROMOTIONS {
+                continue;
+            }
+            let pt = pos.piece_on(m.from()).piece_type();
+            if !matches!(pt, PieceType::PAWN | PieceType::BISHOP | PieceType::ROOK) {
+                continue;
+            }
+            let twin = if m.is_promotion() {
+                Move::normal(m.from(), m.to(), false)
+            } else {
+                Move::normal(m.from(), m.to(), true)
+            };
+            if !children.iter().any(|c| c.mv == twin) {
+                continue;
+            }
+            PAIR_CLASS + (m.from().index() * 128 + m.to().index()) as u32
+        };
+        let open = !children[i].value.is_terminal();
+        match last.iter_mut().find(|(c, _, _)| *c == class) {
+            Some((_, j, blocked)) => {
+                children[*j].next = (i + 1) as u16;
+                children[i].hidden = *blocked && open;
+                *j = i;
+                *blocked |= open;
+            }
+            None => last.push((class, i, open)),
+        }
+    }
+}
+
+/// Chain class of the defender's undefended, non-checking drops.
+const SHARED_DROP_CLASS: u32 = 1 << 16;
+/// Chain classes of promotion pairs start here.
+const PAIR_CLASS: u32 = 1 << 17;
+
+/// After child `i` is resolved: the alike moves behind it are revealed up
+/// to the first unresolved one.
+fn reveal_next(children: &mut [Child], i: usize) {
+    let mut next = children[i].next;
+    while next != 0 {
+        let c = &mut children[next as usize - 1];
+        c.hidden = false;
+        if !c.value.is_terminal() {
+            break;
+        }
+        next = c.next;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sfen::parse_sfen;
+
+    /// The defender's children of `sfen`, ordered and chained as
+    /// `search_node` does, all unresolved.
+    fn linked(sfen: &str) -> (Position, Vec<Child>) {
+        let pos = parse_sfen(sfen).unwrap();
+        let mut list = MoveList::new();
+        legal_moves(&pos, &mut list);
+        let mut children: Vec<Child> = list
+            .iter()
+            .map(|&m| Child::new(m, NodeValue::unknown(1, 1)))
+            .collect();
+        children.sort_by_key(|c| {
+            if c.mv.is_drop() {
+                2 + c.mv.to().index()
+            } else {
+                0
+            }
+        });
+        link_alike(&pos, &mut children, false);
+        (pos, children)
+    }
+
+    #[test]
+    fn alike_drops_wait_for_the_first() {
+        // A rook checks along the file: the defender can drop a pawn, lance
+        // or gold on 5b (next to its king) or on 5c-5h (undefended).
+        let (_, mut children) = linked("4k4/9/9/9/9/9/9/9/4R4 w glp 1");
+        let b = Square::new(4, 1);
+        let visible = |cs: &[Child], on_b: bool| {
+            cs.iter()
+                .filter(|c| c.mv.is_drop() && !c.hidden && (c.mv.to() == b) == on_b)
+                .count()
+        };
+        assert_eq!(visible(&children, true), 1);
+        assert_eq!(visible(&children, false), 1);
+        let first = children
+            .iter()
+            .position(|c| c.mv.is_drop() && c.mv.to() == b && !c.hidden)
+            .unwrap();
+        assert_eq!(children[first].mv.dropped(), PieceType::PAWN);
+        // Proving the pawn drop reveals the next drop on 5b, and only it.
+        children[first].value = NodeValue::PROVEN;
+        reveal_next(&mut children, first);
+        assert_eq!(visible(&children, true), 2);
+        let v = aggregate(&children, false);
+        assert!(v.pn > 0 && v.dn > 0);
+    }
 }

@@ -14,9 +14,15 @@
 //! `len | amount << 16 | generation << 48`. A slot is in use when its
 //! amount is not 0 and its generation is the table's: a new search only
 //! bumps the generation, so the table is allocated once and never cleared
-//! (its pages stay mapped across `go mate` commands). A full cluster
-//! replaces its entry with the least work (`amount`, the nodes searched below
-//! the entry when it was stored): that is the garbage collection.
+//! (its pages stay mapped across `go mate` commands). A search starts on
+//! the first 16 MiB of the allocation and doubles the part in use whenever
+//! a quarter of it is filled (entries moved to their new clusters), so a
+//! short search touches only the pages it needs: the system zeroes every
+//! page on its first touch, about 1.2 s per 512 MiB on the project's VM,
+//! which a key spread over a 2 GiB table paid within its first seconds. A
+//! full cluster replaces its entry with the least work (`amount`, the nodes
+//! searched below the entry when it was stored): that is the garbage
+//! collection.
 
 use crate::position::{Hand, Position};
 use crate::types::{Color, PieceType};
@@ -35,8 +41,6 @@ const CACHE_LINE: usize = 64;
 /// The high bit of every byte of a packed hand (the borrow guard of the
 /// subset test: counts are below 128).
 const HAND_GUARD: u64 = 0x8080_8080_8080_8080;
-/// Entries sampled for `hashfull`.
-const HASHFULL_SAMPLE: usize = 1000;
 
 /// A packed hand: one byte per piece type, indexed by the type's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,9 +92,24 @@ pub struct Found {
 /// The fixed-size df-pn table.
 pub struct Table {
     words: Vec<u64>,
+    /// Clusters allocated.
     clusters: usize,
+    /// Clusters in use: the table starts with a small prefix of its
+    /// allocation and doubles it as it fills (see [`grow`](Self::grow)), so
+    /// a short search touches (and has the system zero) only the pages it
+    /// needs.
+    active: usize,
+    /// Live entries.
+    used: usize,
     generation: u64,
 }
+
+/// The clusters in use double once more than 1 / GROW_LOAD_DIV of their
+/// entries are: a fuller table would replace entries (proofs among them)
+/// long before the allocation is used.
+const GROW_LOAD_DIV: usize = 4;
+/// Clusters in use when a search starts (16 MiB).
+const INITIAL_CLUSTERS: usize = 1 << 16;
 
 /// Bits of the amount in the third data word.
 const AMOUNT_MASK: u64 = 0xffff_ffff;
@@ -104,9 +123,13 @@ impl Table {
     pub fn new(mib: usize) -> Table {
         let clusters = (mib << 20) / CLUSTER_BYTES;
         let clusters = clusters.max(1);
+        let words = vec![0; clusters * CLUSTER * WORDS];
+        crate::prefetch::ask_for_huge_pages(&words);
         Table {
-            words: vec![0; clusters * CLUSTER * WORDS],
+            words,
             clusters,
+            active: clusters.min(INITIAL_CLUSTERS),
+            used: 0,
             generation: 1,
         }
     }
@@ -119,6 +142,8 @@ impl Table {
     /// Forgets every entry (in O(1): a new generation; the whole table is
     /// cleared only when the 16-bit generation wraps).
     pub fn clear(&mut self) {
+        self.active = self.clusters.min(INITIAL_CLUSTERS);
+        self.used = 0;
         self.generation = (self.generation + 1) & GENERATION_MASK;
         if self.generation == 0 {
             self.words.fill(0);
@@ -129,13 +154,65 @@ impl Table {
     /// Whether the data word `w` (the third) is a live entry.
     #[inline]
     fn live(&self, w: u64) -> bool {
-        w & (AMOUNT_MASK << 16) != 0 && w >> GENERATION_SHIFT == self.generation
+        is_live(w, self.generation)
     }
 
     #[inline]
     fn cluster_start(&self, key: u64) -> usize {
-        let index = ((key as u128 * self.clusters as u128) >> 64) as usize;
-        index * CLUSTER * WORDS
+        cluster_index(key, self.active) * CLUSTER * WORDS
+    }
+
+    /// Doubles the clusters in use (at most to the allocation), moving every
+    /// live entry to its new cluster. The new cluster of an entry is at or
+    /// after its old one, so the clusters are moved from the last down, each
+    /// through a copy. A cluster that receives more than it holds keeps its
+    /// entries of the most work (only when the allocation is not a doubling).
+    fn grow(&mut self) {
+        let old = self.active;
+        let new = (old * 2).min(self.clusters);
+        if new == old {
+            return;
+        }
+        self.active = new;
+        let generation = self.generation;
+        let mut moved = 0;
+        for i in (0..old).rev() {
+            let start = i * CLUSTER * WORDS;
+            let mut copy = [0u64; CLUSTER * WORDS];
+            copy.copy_from_slice(&self.words[start..start + CLUSTER * WORDS]);
+            self.words[start..start + CLUSTER * WORDS].fill(0);
+            for slot in 0..CLUSTER {
+                let e = data(&copy, slot);
+                if !is_live(e[2], generation) {
+                    continue;
+                }
+                let key = copy[slot];
+                let to = cluster_index(key, new) * CLUSTER * WORDS;
+                let cluster = &mut self.words[to..to + CLUSTER * WORDS];
+                let mut target = (u64::MAX, 0);
+                for t in 0..CLUSTER {
+                    let w = data(cluster, t)[2];
+                    let a = if is_live(w, generation) {
+                        (w >> 16) & AMOUNT_MASK
+                    } else {
+                        0
+                    };
+                    if a < target.0 {
+                        target = (a, t);
+                    }
+                }
+                let amount = (e[2] >> 16) & AMOUNT_MASK;
+                if target.0 >= amount {
+                    continue;
+                }
+                if target.0 == 0 {
+                    moved += 1;
+                }
+                cluster[target.1] = key;
+                data_mut(cluster, target.1).copy_from_slice(e);
+            }
+        }
+        self.used = moved;
     }
 
     /// Asks the CPU to bring the cluster of board key `key` into the cache
@@ -188,10 +265,14 @@ impl Table {
     /// redundant; it is never overwritten by a non-terminal value, and a
     /// proof keeps the shorter of its lengths.
     pub fn store(&mut self, key: u64, hand: PackedHand, found: Found, amount: u64) {
+        if self.active < self.clusters && self.used * GROW_LOAD_DIV > self.active * CLUSTER {
+            self.grow();
+        }
         let start = self.cluster_start(key);
         let amount = amount.clamp(1, AMOUNT_MASK);
         let generation = self.generation;
-        let live = |w: u64| w & (AMOUNT_MASK << 16) != 0 && w >> GENERATION_SHIFT == generation;
+        let live = |w: u64| is_live(w, generation);
+        let mut used = self.used;
         let cluster = &mut self.words[start..start + CLUSTER * WORDS];
         let mut target = None;
         let mut weakest = (u64::MAX, 0);
@@ -215,6 +296,7 @@ impl Table {
                     || (found.dn == 0 && h.is_subset_of(hand) && old.dn != 0);
                 if redundant {
                     e.fill(0);
+                    used -= 1;
                 }
             }
             let a = if live(e[2]) {
@@ -229,6 +311,10 @@ impl Table {
         let slot = target.unwrap_or(weakest.1);
         cluster[slot] = key;
         let e = data_mut(cluster, slot);
+        if !live(e[2]) {
+            used += 1;
+        }
+        self.used = used;
         e[0] = hand.0;
         let old = unpack(e);
         let len = if target.is_some() && old.pn == 0 && found.pn == 0 && live(e[2]) {
@@ -240,17 +326,22 @@ impl Table {
         e[2] = len as u64 | amount << 16 | generation << GENERATION_SHIFT;
     }
 
-    /// Permille of the first entries in use.
+    /// Permille of the entries in use.
     pub fn hashfull(&self) -> usize {
-        let n = HASHFULL_SAMPLE.min(self.clusters * CLUSTER);
-        let used = (0..n)
-            .filter(|&i| {
-                let start = (i / CLUSTER) * CLUSTER * WORDS;
-                self.live(data(&self.words[start..start + CLUSTER * WORDS], i % CLUSTER)[2])
-            })
-            .count();
-        used * 1000 / n.max(1)
+        self.used * 1000 / (self.clusters * CLUSTER)
     }
+}
+
+/// Whether the data word `w` (the third) is a live entry of `generation`.
+#[inline]
+fn is_live(w: u64, generation: u64) -> bool {
+    w & (AMOUNT_MASK << 16) != 0 && w >> GENERATION_SHIFT == generation
+}
+
+/// The cluster of `key` among `clusters`.
+#[inline]
+fn cluster_index(key: u64, clusters: usize) -> usize {
+    ((key as u128 * clusters as u128) >> 64) as usize
 }
 
 /// The three data words (hand, numbers, length and amount) of `slot`: the
@@ -324,5 +415,34 @@ mod tests {
         t.store(7, gs, disproven, 10);
         assert_eq!(t.lookup(7, g), Some(disproven));
         assert_eq!(t.lookup(7, hand(&[(PieceType::ROOK, 1)])), None);
+    }
+
+    #[test]
+    fn entries_survive_the_growth_of_the_table() {
+        // 32 MiB: half of it in use at first, doubled once it is a quarter
+        // full.
+        let mut t = Table::new(32);
+        assert!(t.active < t.clusters);
+        let n = t.active * CLUSTER * 3 / 4;
+        let key = |i: usize| (i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let found = |i: usize| Found {
+            pn: i as u32 % 1000 + 1,
+            dn: 7,
+            len: 0,
+            hand: PackedHand(i as u64 % 3),
+        };
+        for i in 0..n {
+            t.store(key(i), PackedHand(i as u64 % 3), found(i), 1 + i as u64 % 5);
+        }
+        assert_eq!(t.active, t.clusters);
+        let kept = (0..n)
+            .filter(|&i| t.lookup(key(i), PackedHand(i as u64 % 3)) == Some(found(i)))
+            .count();
+        // Only full clusters before the growth lost entries.
+        assert!(kept * 100 > n * 95, "{kept} of {n}");
+        assert_eq!(t.used, kept);
+        t.clear();
+        assert_eq!((t.active, t.used, t.hashfull()), (INITIAL_CLUSTERS, 0, 0));
+        assert_eq!(t.lookup(key(0), PackedHand(0)), None);
     }
 }

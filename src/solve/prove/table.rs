@@ -156,7 +156,7 @@ fn zeroed_slots(count: usize) -> Box<[Slot]> {
     // for every proof, the 715-node ones too.
     let slots =
         unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(raw as *mut Slot, count)) };
-    ask_for_huge_pages(&slots);
+    crate::prefetch::ask_for_huge_pages(&slots);
     slots
 }
 
@@ -169,27 +169,6 @@ fn first_aligned_slot(slots: &[Slot]) -> usize {
         skip / SLOT_BYTES
     } else {
         0
-    }
-}
-
-/// Bytes of a huge page.
-const HUGE_PAGE_BYTES: usize = 2 << 20;
-
-/// Asks the system to back `slots` with huge pages where it can (a probe
-/// of a large table otherwise misses the TLB nearly every time).
-fn ask_for_huge_pages(slots: &[Slot]) {
-    #[cfg(target_os = "linux")]
-    {
-        let start = slots.as_ptr() as usize;
-        let end = start + std::mem::size_of_val(slots);
-        let from = start.next_multiple_of(HUGE_PAGE_BYTES);
-        let to = end / HUGE_PAGE_BYTES * HUGE_PAGE_BYTES;
-        if to > from {
-            // SAFETY: the range lies within `slots`' allocation, and
-            // MADV_HUGEPAGE changes neither its contents nor its mapping,
-            // only the size of the pages that will back it.
-            unsafe { libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE) };
-        }
     }
 }
 
@@ -231,8 +210,8 @@ impl BoundTable {
         if self.prefaulted {
             return self.bytes();
         }
-        let page = if self.bytes() >= HUGE_PAGE_BYTES {
-            HUGE_PAGE_BYTES
+        let page = if self.bytes() >= crate::prefetch::HUGE_PAGE_BYTES {
+            crate::prefetch::HUGE_PAGE_BYTES
         } else {
             PAGE_BYTES
         };
