@@ -106,39 +106,35 @@ fn king_piece(size: u8, pt: PieceType, p: (i32, i32), king: (i32, i32)) -> usize
     (k * TYPES + pt.index()) * SQUARE_COUNT + sq
 }
 
-/// The features of a piece of `color` and type `pt` on `sq` relative to its
-/// own king on `king` (pieces other than the king): the offset to the king
-/// and the pair (king square, piece square). Calls `f` with each index.
-#[inline(always)]
-pub fn own_features(
-    size: u8,
-    color: Color,
-    pt: PieceType,
-    sq: Square,
-    king: Square,
-    mut f: impl FnMut(usize),
-) {
-    let p = oriented(size, color, sq);
-    let k = oriented(size, color, king);
-    f(OWN_BASE + pt.index() * OFFSETS + offset(p, k));
-    f(KP_OWN_BASE + king_piece(size, pt, p, k));
+/// Which king a piece's king features refer to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KingOf {
+    /// The piece's own king (defence).
+    Own,
+    /// The enemy king (attack).
+    Enemy,
 }
 
-/// The features of a piece of `color` and type `pt` on `sq` relative to the
-/// enemy king on `king` (as [`own_features`]).
+/// The features of a piece of `color` and type `pt` on `sq` relative to a
+/// king on `king` (its own or the enemy's): the offset to the king and the
+/// pair (king square, piece square). Calls `f` with each index.
 #[inline(always)]
-pub fn enemy_features(
+pub fn king_features(
+    of: KingOf,
     size: u8,
     color: Color,
-    pt: PieceType,
-    sq: Square,
+    (pt, sq): (PieceType, Square),
     king: Square,
     mut f: impl FnMut(usize),
 ) {
+    let (offsets, pairs) = match of {
+        KingOf::Own => (OWN_BASE, KP_OWN_BASE),
+        KingOf::Enemy => (ENEMY_BASE, KP_ENEMY_BASE),
+    };
     let p = oriented(size, color, sq);
     let k = oriented(size, color, king);
-    f(ENEMY_BASE + pt.index() * OFFSETS + offset(p, k));
-    f(KP_ENEMY_BASE + king_piece(size, pt, p, k));
+    f(offsets + pt.index() * OFFSETS + offset(p, k));
+    f(pairs + king_piece(size, pt, p, k));
 }
 
 /// The features of one piece on the board, for its owner `color`, given the
@@ -157,10 +153,10 @@ pub fn piece_features(
     if pt != PieceType::KING
         && let Some(k) = kings[color.index()]
     {
-        own_features(size, color, pt, sq, k, &mut f);
+        king_features(KingOf::Own, size, color, (pt, sq), k, &mut f);
     }
     if let Some(k) = kings[color.flip().index()] {
-        enemy_features(size, color, pt, sq, k, &mut f);
+        king_features(KingOf::Enemy, size, color, (pt, sq), k, &mut f);
     }
 }
 

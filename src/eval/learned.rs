@@ -9,7 +9,7 @@
 //! features of every piece and the hands).
 
 use super::features::{
-    enemy_features, for_each_feature, hand_feature, kings, own_features, piece_features, sign,
+    KingOf, for_each_feature, hand_feature, king_features, kings, piece_features, sign,
 };
 use crate::moves::Move;
 use crate::position::Position;
@@ -93,14 +93,22 @@ pub fn king_delta(w: &[i16], pos: &Position, m: Move) -> i32 {
     let mut own = 0i32;
     for sq in pos.pieces(us).without(from) {
         let pt = pos.piece_on(sq).piece_type();
-        own_features(size, us, pt, sq, to, |i| own += i32::from(w[i]));
-        own_features(size, us, pt, sq, from, |i| own -= i32::from(w[i]));
+        king_features(KingOf::Own, size, us, (pt, sq), to, |i| {
+            own += i32::from(w[i])
+        });
+        king_features(KingOf::Own, size, us, (pt, sq), from, |i| {
+            own -= i32::from(w[i])
+        });
     }
     let mut enemy = 0i32;
     for sq in pos.pieces(them).without(to) {
         let pt = pos.piece_on(sq).piece_type();
-        enemy_features(size, them, pt, sq, to, |i| enemy += i32::from(w[i]));
-        enemy_features(size, them, pt, sq, from, |i| enemy -= i32::from(w[i]));
+        king_features(KingOf::Enemy, size, them, (pt, sq), to, |i| {
+            enemy += i32::from(w[i])
+        });
+        king_features(KingOf::Enemy, size, them, (pt, sq), from, |i| {
+            enemy -= i32::from(w[i])
+        });
     }
     d + sign(us) * own + sign(them) * enemy
 }
