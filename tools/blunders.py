@@ -6,7 +6,11 @@ count); a drop of more than --drop centipawns is printed with the mover's
 move and the judge's best move.
 
     target/venv/bin/python tools/blunders.py LOG --judge target/sparring/yo-material \
-        --nodes 300000 --side fukayomi-gote|sente|both [--games 0,3,5]
+        --nodes 300000 [--games 0,3,5] [--opt NAME=VALUE]
+
+Every decided game's loser is examined (the log does not say which engine
+played which side). A winning mate score before a move and a large finite
+one after it is not counted (a slower win, not a blunder).
 """
 
 import argparse
@@ -40,7 +44,7 @@ def main():
     ap.add_argument("--judge", required=True)
     ap.add_argument("--nodes", type=int, default=300000)
     ap.add_argument("--drop", type=int, default=300)
-    ap.add_argument("--games", help="comma-separated game indices (default: all lost by E1)")
+    ap.add_argument("--games", help="comma-separated line numbers of the log, from 0 (default: all)")
     ap.add_argument("--opt", action="append", default=[])
     args = ap.parse_args()
     judge = Engine(args.judge, {"extra": dict(o.split("=", 1) for o in args.opt)})
@@ -50,13 +54,12 @@ def main():
         if pick is not None and gi not in pick:
             continue
         moves = moves.split()
-        # E1 played sente in even games (match.py); loser = 1 - winner.
+        # winner: 0 = sente, 1 = gote (match.py's log).
         if winner == "draw":
             continue
         loser = 1 - int(winner)
         side0 = 0 if sfen.split()[1] == "b" else 1
         print(f"game {gi}: loser plays {'sente' if loser == 0 else 'gote'} ({reason})", flush=True)
-        prev = None
         for ply in range(len(moves)):
             mover = (side0 + ply) % 2
             if mover != loser:
@@ -66,10 +69,9 @@ def main():
             if before is None or after is None:
                 continue
             after = -after
-            if before - after >= args.drop and before > -2000:
+            if before - after >= args.drop and -2000 < before < 30000:
                 print(f"  ply {ply}: {moves[ply]} {before} -> {after} (judge: {best}; reply {reply})"
                       f"  position sfen {sfen} moves {' '.join(moves[:ply])}", flush=True)
-            prev = after
     judge.quit()
 
 

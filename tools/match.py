@@ -320,7 +320,8 @@ def main():
             sfen = openings[(args.offset + g // 2) % len(openings)]
             first_is_1 = g % 2 == 0
             pair = [e1, e2] if first_is_1 else [e2, e1]
-            byo = (args.byoyomi, args.byoyomi2 or args.byoyomi)
+            byo2 = args.byoyomi if args.byoyomi2 is None else args.byoyomi2
+            byo = (args.byoyomi, byo2)
             byo = byo if first_is_1 else byo[::-1]
             winner, reason, plies = play_logged(pair, sfen, byo, args.grace, args.log, args.nodes)
             if winner == "draw":

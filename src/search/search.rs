@@ -730,7 +730,10 @@ impl<'a> Worker<'a> {
             return v;
         }
         let in_check = pos.in_check();
-        if CHECK_EXTENSION && in_check && self.may_extend(ply) {
+        // A singular-extension search gets the depth its node already
+        // extended.
+        if CHECK_EXTENSION && in_check && self.may_extend(ply) && self.stack[ply].excluded.is_none()
+        {
             depth += 1;
         }
         if depth <= 0 {
@@ -1006,10 +1009,17 @@ impl<'a> Worker<'a> {
             return None;
         }
         let m = mate_in_one(pos, &self.checks)?;
+        let excluded = self.stack[ply].excluded;
+        if !excluded.is_none() && m == excluded {
+            // A singular-extension search leaves this mate out: search on.
+            return None;
+        }
         let v = mate_in(ply + 1);
-        self.sh
-            .tt
-            .store(node.key, m, score_to_tt(v, ply), node.depth, Bound::Exact);
+        if excluded.is_none() {
+            self.sh
+                .tt
+                .store(node.key, m, score_to_tt(v, ply), node.depth, Bound::Exact);
+        }
         if node.kind == NodeKind::Pv {
             self.clear_pv(ply + 1);
             self.update_pv(ply, m);
