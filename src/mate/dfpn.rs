@@ -655,8 +655,9 @@ impl<'t> Dfpn<'t> {
                 1
             }
         };
-        // On one square, the strongest piece first (the head of its chain of
-        // alike drops, see `link_alike`).
+        // With `STRONGEST_FIRST`, on one square the strongest piece first
+        // (the head of its chain of alike drops, see `link_alike`); else the
+        // generator's order, the pawn first.
         let strength = |m: Move| {
             if !m.is_drop() {
                 return 0;

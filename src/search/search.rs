@@ -730,10 +730,10 @@ impl<'a> Worker<'a> {
             return v;
         }
         let in_check = pos.in_check();
-        // A singular-extension search gets the depth its node already
-        // extended.
-        if CHECK_EXTENSION && in_check && self.may_extend(ply) && self.stack[ply].excluded.is_none()
-        {
+        // A singular-extension search of this node: no TT, no pruning, and
+        // the depth its node already extended.
+        let singular_search = !self.stack[ply].excluded.is_none();
+        if CHECK_EXTENSION && in_check && self.may_extend(ply) && !singular_search {
             depth += 1;
         }
         if depth <= 0 {
@@ -743,8 +743,6 @@ impl<'a> Worker<'a> {
             return v;
         }
         let path_mates = self.path_mates;
-        // A singular-extension search of this node: no TT, no pruning.
-        let singular_search = !self.stack[ply].excluded.is_none();
 
         // Step 2. Transposition table.
         let key = pos.key();
