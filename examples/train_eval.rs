@@ -12,8 +12,14 @@
 //!
 //! ```text
 //! cargo run --release --example train_eval -- --init material|builtin|FILE \
-//!     --out src/eval/weights.bin [--epochs 8] [--lambda 1.0] [--lr 2.0] [--l2 1e-7] DATA.tsv...
+//!     --out src/eval/weights.bin [--epochs 8] [--lambda 1.0] [--lr 2.0] [--l2 1e-7] \
+//!     [--valid HELD_OUT.tsv]... DATA.tsv...
 //! ```
+//!
+//! The loss is measured on held-out positions: those of the `--valid`
+//! files (games never trained on, the honest measure) or, without them,
+//! a random twentieth of the positions (whose games are also trained on,
+//! so that figure flatters a bigger model).
 
 use fukayomi::eval::Weights;
 use fukayomi::eval::features::{FEATURES, board_index, for_each_feature, sign};
@@ -38,6 +44,8 @@ struct Sample {
     start: usize,
     end: usize,
     target: f64,
+    /// From a `--valid` file: measured, never trained on.
+    held_out: bool,
 }
 
 /// The training set of one board: samples over one flat feature array.
@@ -58,6 +66,8 @@ struct Args {
     l2: f64,
     scale: f64,
     files: Vec<String>,
+    /// Files whose positions are only measured (`--valid`).
+    valid_files: Vec<String>,
 }
 
 fn parse_args() -> Args {
@@ -70,6 +80,7 @@ fn parse_args() -> Args {
         l2: 3e-10,
         scale: DEFAULT_SCALE,
         files: Vec::new(),
+        valid_files: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -82,6 +93,7 @@ fn parse_args() -> Args {
             "--lr" => a.lr = val().parse().expect("--lr X"),
             "--l2" => a.l2 = val().parse().expect("--l2 X"),
             "--scale" => a.scale = val().parse().expect("--scale X"),
+            "--valid" => a.valid_files.push(val()),
             f if f.starts_with("--") => panic!("unknown flag {f}"),
             _ => a.files.push(flag),
         }
@@ -96,7 +108,8 @@ fn sigmoid(x: f64) -> f64 {
 /// Reads the data files into one training set per board.
 fn load(a: &Args) -> [Data; 3] {
     let mut data: [Data; 3] = Default::default();
-    for file in &a.files {
+    let files = a.files.iter().map(|f| (f, false));
+    for (file, held_out) in files.chain(a.valid_files.iter().map(|f| (f, true))) {
         let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
         for line in text.lines() {
             let cols: Vec<&str> = line.split('\t').collect();
@@ -117,7 +130,12 @@ fn load(a: &Args) -> [Data; 3] {
             for_each_feature(&pos, |i, s| d.features.push((i as u32, (stm * s) as f32)));
             let target = a.lambda * sigmoid(score / a.scale) + (1.0 - a.lambda) * result;
             let end = d.features.len();
-            d.samples.push(Sample { start, end, target });
+            d.samples.push(Sample {
+                start,
+                end,
+                target,
+                held_out,
+            });
         }
     }
     data
@@ -161,7 +179,15 @@ fn train(a: &Args, d: &mut Data, init: &[i16]) -> Vec<f64> {
     let mut w = prior.clone();
     let mut samples = std::mem::take(&mut d.samples);
     shuffle(&mut samples, 0x1234_5678_9ABC_DEF1);
-    let split = samples.len() / VALIDATION_SHARE;
+    // The held-out files' positions first (stable: the shuffle's order
+    // within each part is kept); without them a random share.
+    samples.sort_by_key(|s| !s.held_out);
+    let held_out = samples.iter().filter(|s| s.held_out).count();
+    let split = if held_out > 0 {
+        held_out
+    } else {
+        samples.len() / VALIDATION_SHARE
+    };
     let (valid, train) = samples.split_at_mut(split);
     eprintln!(
         "  {} training, {} validation positions; validation loss at start {:.5}",

@@ -5,9 +5,9 @@
 use super::movepick::{captured, generate_captures, generate_pawn_promotions, promotion_gain};
 use super::quick_mate::quick_mate_in_one;
 use super::search::{MAX_PLY, Worker};
-use super::tactics::{CheckInfo, mate_in_one};
+use super::tactics::{CheckInfo, mate_in_one, see_ge};
 use super::tt::Bound;
-use super::{INFINITE, mate_in, mated_in, score_from_tt, score_to_tt};
+use super::{INFINITE, MATE_BOUND, mate_in, mated_in, score_from_tt, score_to_tt};
 use crate::eval::capture_gain;
 use crate::movegen::{legal_moves, legal_moves_and_checks};
 use crate::moves::Move;
@@ -32,6 +32,11 @@ const QS_PAWN_PROMOTIONS: bool = true;
 /// mate in one with the fast probe ([`quick_mate_in_one`]), so a mate
 /// threat at the horizon is not stood pat on.
 const QS_QUICK_MATE: bool = true;
+
+/// Whether, in check, the evasions after the first are only captures that
+/// do not lose material, once a move has saved the side from mate (as
+/// YaneuraOu does): quiet evasions and interpositions are not searched.
+const QS_EVASION_PRUNING: bool = false;
 
 impl Worker<'_> {
     /// Whether the side to move (not in check) mates in one.
@@ -140,6 +145,13 @@ impl Worker<'_> {
                 && !m.is_promotion()
                 && (stand + capture_gain(victim) + DELTA_MARGIN <= alpha
                     || !self.moves[ply].exchange_holds(i, pos, m))
+            {
+                continue;
+            }
+            if QS_EVASION_PRUNING
+                && in_check
+                && best > -MATE_BOUND
+                && (captured(pos, m).is_none() || !see_ge(pos, m, 0))
             {
                 continue;
             }

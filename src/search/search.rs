@@ -65,6 +65,13 @@ const NMP_BASE: i32 = 3;
 const NMP_DEPTH_DIV: i32 = 4;
 const NMP_EVAL_DIV: i32 = 250;
 const NMP_EVAL_MAX: i32 = 3;
+/// Whether the null move is tried only at expected cut nodes (as in
+/// YaneuraOu and Stockfish) rather than at every non-PV node.
+const NMP_CUT_NODES_ONLY: bool = false;
+/// The null move needs a static evaluation of at least beta plus
+/// `NMP_MARGIN_BASE - NMP_MARGIN_PER_DEPTH * depth` (0 and 0: beta).
+const NMP_MARGIN_BASE: i32 = 0;
+const NMP_MARGIN_PER_DEPTH: i32 = 0;
 /// Internal iterative reduction: least depth of a node without a TT move
 /// to be searched one ply shallower.
 const IIR_MIN_DEPTH: i32 = 4;
@@ -116,6 +123,18 @@ const CHECK_EXTENSION: bool = true;
 const CUT_NODE_REDUCTION: i32 = 2;
 /// Whether a late move at a non-PV node is reduced one ply more.
 const NON_PV_REDUCTION: bool = true;
+/// Most plies a late move at a PV node is reduced by, `None` = no cap.
+const PV_MAX_REDUCTION: Option<i32> = None;
+/// Whether a checking move, or any move at a node in check, is reduced one
+/// ply less.
+const CHECK_LMR_RELIEF: bool = true;
+/// Whether quiet checks are spared the quiet moves' pruning (move count,
+/// futility, quiet SEE) and only SEE-pruned like captures.
+const PRUNING_SPARES_CHECKS: bool = true;
+/// A late-move reduction of at least this many plies is one ply lighter,
+/// `None` = never (YaneuraOu gives a ply back to a deeply reduced move
+/// whose opponent did not improve).
+const LMR_GIVEBACK_FROM: Option<i32> = None;
 
 /// Singular extensions: a TT move whose lower bound no other move comes
 /// near (a search without it at half depth fails low against the bound
@@ -982,6 +1001,9 @@ impl<'a> Worker<'a> {
             return NodePruning::Cut(static_eval);
         }
         // Step 6. Null move.
+        if NMP_CUT_NODES_ONLY && node.kind != NodeKind::Cut {
+            return NodePruning::Search;
+        }
         self.null_move(pos, beta, depth, ply, static_eval)
     }
 
@@ -1170,7 +1192,7 @@ impl<'a> Worker<'a> {
     ) -> bool {
         let depth = node.depth;
         let m = mv.m;
-        if !mv.quiet || mv.check {
+        if !mv.quiet || (mv.check && PRUNING_SPARES_CHECKS) {
             return (!mv.check || !SEE_KEEPS_CHECKS)
                 && depth <= SEE_DEPTH
                 && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth);
@@ -1270,7 +1292,7 @@ impl<'a> Worker<'a> {
         if mv.order >= KILLER_SCORE {
             r -= 1;
         }
-        if mv.check || node.in_check {
+        if CHECK_LMR_RELIEF && (mv.check || node.in_check) {
             r -= 1;
         }
         if mv.quiet {
@@ -1280,6 +1302,14 @@ impl<'a> Worker<'a> {
             && let Some(cap) = CHECK_MAX_REDUCTION
         {
             r = r.min(cap);
+        }
+        if pv_node && let Some(cap) = PV_MAX_REDUCTION {
+            r = r.min(cap);
+        }
+        if let Some(from) = LMR_GIVEBACK_FROM
+            && r >= from
+        {
+            r -= 1;
         }
         Some(r.clamp(0, depth - 2))
     }
@@ -1340,7 +1370,7 @@ impl<'a> Worker<'a> {
         static_eval: i32,
     ) -> NodePruning {
         if depth < NMP_MIN_DEPTH
-            || static_eval < beta
+            || static_eval < beta + NMP_MARGIN_BASE - NMP_MARGIN_PER_DEPTH * depth
             || self.stack[ply].after_null
             || beta.abs() >= MATE_BOUND
             || pos.king_square(pos.side_to_move()).is_none()
