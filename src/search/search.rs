@@ -54,10 +54,17 @@ const PROBE_TIME_PERCENT: u64 = 30;
 /// into quiescence.
 const RAZOR_DEPTH: i32 = 3;
 const RAZOR_MARGIN: i32 = 400;
+/// Razoring's margin grows by this times depth squared, on top of
+/// `RAZOR_MARGIN_BASE` (YaneuraOu: 502 + 306 d^2 and no linear term).
+const RAZOR_MARGIN_BASE: i32 = 0;
+const RAZOR_MARGIN_SQUARED: i32 = 0;
 /// Reverse futility: at depth <= this, a static eval above beta by the
 /// margin per ply returns the eval.
 const RFP_DEPTH: i32 = 7;
 const RFP_MARGIN: i32 = 120;
+/// Whether reverse futility pruning leaves alone a node whose TT move is
+/// quiet (its best move was a threat, not a capture: as YaneuraOu).
+const RFP_SPARES_QUIET_TT_MOVE: bool = false;
 /// Null move: least depth, base reduction, one more per this many plies,
 /// one more per this much eval above beta (at most `NMP_EVAL_MAX`).
 const NMP_MIN_DEPTH: i32 = 3;
@@ -987,14 +994,18 @@ impl<'a> Worker<'a> {
     ) -> NodePruning {
         let (depth, ply, static_eval) = (node.depth, node.ply, node.static_eval);
         // Step 4. Razoring.
-        if depth <= RAZOR_DEPTH && static_eval + RAZOR_MARGIN * depth < alpha {
+        let razor_margin =
+            RAZOR_MARGIN_BASE + RAZOR_MARGIN * depth + RAZOR_MARGIN_SQUARED * depth * depth;
+        if depth <= RAZOR_DEPTH && static_eval + razor_margin < alpha {
             let v = self.qsearch(pos, alpha - 1, alpha, ply);
             if v < alpha {
                 return NodePruning::Cut(v);
             }
         }
         // Step 5. Reverse futility pruning.
+        let quiet_tt_move = !node.tt_move.is_none() && captured(pos, node.tt_move).is_none();
         if depth <= RFP_DEPTH
+            && !(RFP_SPARES_QUIET_TT_MOVE && quiet_tt_move)
             && static_eval.abs() < MATE_BOUND
             && static_eval - RFP_MARGIN * (depth - i32::from(node.improving)) >= beta
         {

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds a variant of HEAD with some constants changed, for a match:
+#   tools/build_variant.sh NAME FILE 'sed-expression' [FILE 'sed-expression']...
+# e.g. tools/build_variant.sh nmpcut src/search/search.rs \
+#        's/^const NMP_CUT_NODES_ONLY: bool = false;/const NMP_CUT_NODES_ONLY: bool = true;/'
+# The binary lands in target/bins/NAME; the source copy and the build live
+# in target/variant (ignored). Each expression must change its file.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+name=$1
+shift
+src=target/variant/src-tree
+rm -rf "$src"
+mkdir -p "$src" target/bins
+git archive HEAD | tar -x -C "$src"
+while [ $# -gt 0 ]; do
+    file=$1 expr=$2
+    shift 2
+    before=$(md5sum "$src/$file")
+    sed -i "$expr" "$src/$file"
+    if [ "$(md5sum "$src/$file")" = "$before" ]; then
+        echo "build_variant: '$expr' changed nothing in $file" >&2
+        exit 1
+    fi
+done
+CARGO_TARGET_DIR=$PWD/target/variant/build cargo build --release --manifest-path "$src/Cargo.toml" --quiet
+cp target/variant/build/release/fukayomi "target/bins/$name"
+echo "target/bins/$name: $("target/bins/$name" bench 2>&1 | tail -1)"
