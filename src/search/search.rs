@@ -79,6 +79,10 @@ const NMP_CUT_NODES_ONLY: bool = false;
 /// `NMP_MARGIN_BASE - NMP_MARGIN_PER_DEPTH * depth` (0 and 0: beta).
 const NMP_MARGIN_BASE: i32 = 0;
 const NMP_MARGIN_PER_DEPTH: i32 = 0;
+/// Whether a node whose static evaluation is at least beta counts as
+/// improving once the pruning steps let it through (YaneuraOu: more moves
+/// before move-count pruning, lighter reductions there).
+const IMPROVING_AT_BETA: bool = false;
 /// Internal iterative reduction: least depth of a node without a TT move
 /// to be searched one ply shallower.
 const IIR_MIN_DEPTH: i32 = 4;
@@ -801,6 +805,9 @@ impl<'a> Worker<'a> {
                     node.depth += 1;
                 }
                 NodePruning::MateThreat | NodePruning::Search => {}
+            }
+            if IMPROVING_AT_BETA && node.static_eval >= beta {
+                node.improving = true;
             }
         }
 
