@@ -11,7 +11,7 @@
 //! control.reset(limits.ponder);       // at `go`, on the USI thread
 //! searcher.think(&game, &limits, &options, &control, &sender); // search thread
 //! control.stop() / control.ponderhit()  // from the USI thread meanwhile
-//! let r = bench(depth, &sender);      // `bench [depth]`, BENCH_DEPTH by default
+//! let r = bench(depth, "", &sender);  // `bench [depth]`, BENCH_DEPTH by default
 //! ```
 //! [`Searcher::think`] takes `&self`, so the shell may keep the searcher in
 //! an `Arc` (or `Arc<Mutex<_>>`/`RwLock` to call `resize`/`clear` between
@@ -65,7 +65,7 @@
 //!   iteration longer than a second, a progress line `info depth .. seldepth
 //!   .. nodes .. nps .. time .. hashfull ..` (no score) at most once per
 //!   second (or per `PvInterval`, if longer).
-//! - [`bench()`]`(depth, &sender) -> BenchResult`: [`BENCH_POSITIONS`] (9x9,
+//! - [`bench()`]`(depth, eval_file, &sender) -> BenchResult`: [`BENCH_POSITIONS`] (9x9,
 //!   5x5, 3x3) to `depth` (0 = [`BENCH_DEPTH`]), one thread, a fresh 16 MiB
 //!   table; sends one `info string bench k/N ...` line per position and a
 //!   final `info string bench depth D positions N nodes N time T nps X`.
@@ -764,9 +764,12 @@ pub struct BenchResult {
 /// with one thread and a fresh 16 MiB table, sending an `info string` line
 /// per position and a final `info string bench ... nodes N time T nps X`
 /// line to `out`. The search's own info/bestmove lines are not forwarded.
-pub fn bench(depth: u32, out: &Sender<String>) -> BenchResult {
+pub fn bench(depth: u32, eval_file: &str, out: &Sender<String>) -> BenchResult {
     let depth = if depth == 0 { BENCH_DEPTH } else { depth };
-    let searcher = Searcher::new(16);
+    let mut searcher = Searcher::new(16);
+    if let Err(e) = searcher.load_eval(eval_file) {
+        let _ = out.send(format!("info string error: {e}"));
+    }
     let options = SearchOptions::default();
     let limits = Limits {
         depth: Some(depth),
