@@ -25,12 +25,20 @@
 //! rows of `W1` lazily (only the rows a batch touched). Single-threaded.
 //!
 //! ```text
-//! cargo run --release --example train_nn -- --init FILE [--hidden 32] \
-//!     [--epochs 16] [--lr 1.0] [--nlr 0.001] [--l2 3e-10] [--wd 0] \
-//!     [--inputs all|small]
+//! cargo run --release --example train_nn -- --init FILE [--hidden 16] \
+//!     [--epochs 2] [--lr 0.1] [--nlr 0.0003] [--l2 3e-10] [--wd 0] \
+//!     [--inputs small|all|N] [--batch 256] \
 //!     [--out target/nn/net.bin] [--float-out target/nn/net-f32.bin] \
 //!     [--resume FLOAT_FILE] [--valid HELD_OUT.tsv]... DATA.tsv...
+//! cargo run --release --example train_nn -- --eval-only NET.bin --valid HELD_OUT.tsv
 //! ```
+//!
+//! After training, the integer network (`--out`, the engine's form) is
+//! measured on the held-out files too (`--eval-only` measures a file).
+//!
+//! The defaults are the best settings found (`docs/eval-network.md`): the
+//! network overfits the games it sees within two epochs, so training is
+//! short, and the linear part moves slowly (`--lr 0.1`).
 
 use fukayomi::eval::Weights;
 use fukayomi::eval::features::{FEATURES, KP_OWN_BASE, for_each_feature};
@@ -57,6 +65,8 @@ struct Args {
     lr: f32,
     nlr: f32,
     l2: f32,
+    /// Only measure the integer network of this file (`--eval-only FILE`).
+    eval_only: Option<String>,
     /// Decoupled weight decay of `W1` (per step, times the learning rate).
     wd: f32,
     inputs: usize,
@@ -71,15 +81,16 @@ fn parse_args() -> Args {
         resume: None,
         out: "target/nn/net.bin".into(),
         float_out: "target/nn/net-f32.bin".into(),
-        hidden: 32,
-        epochs: 16,
+        hidden: 16,
+        epochs: 2,
         batch: 256,
         lambda: 1.0,
-        lr: 1.0,
-        nlr: 0.001,
+        lr: 0.1,
+        nlr: 0.0003,
         l2: 3e-10,
         wd: 0.0,
-        inputs: FEATURES,
+        eval_only: None,
+        inputs: KP_OWN_BASE,
         scale: 600.0,
         files: Vec::new(),
         valid_files: Vec::new(),
@@ -99,6 +110,7 @@ fn parse_args() -> Args {
             "--lr" => a.lr = val().parse().expect("--lr X"),
             "--nlr" => a.nlr = val().parse().expect("--nlr X"),
             "--l2" => a.l2 = val().parse().expect("--l2 X"),
+            "--eval-only" => a.eval_only = Some(val()),
             "--wd" => a.wd = val().parse().expect("--wd X"),
             "--inputs" => {
                 a.inputs = match val().as_str() {
@@ -400,9 +412,45 @@ fn shuffle<T>(v: &mut [T], rng: &mut Rng) {
     }
 }
 
+/// The held-out loss of the engine's integer network (evaluated as the
+/// engine does, from the positions).
+fn integer_loss(q: &Network, a: &Args) -> f64 {
+    let (mut total, mut n) = (0.0, 0usize);
+    for file in &a.valid_files {
+        let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
+        for line in text.lines() {
+            let cols: Vec<&str> = line.split('\t').collect();
+            if cols.len() < 4 || cols[3] != "1" {
+                continue;
+            }
+            let (Ok(pos), Ok(score), Ok(result)) = (
+                parse_sfen(cols[0]),
+                cols[1].parse::<f64>(),
+                cols[2].parse::<f64>(),
+            ) else {
+                continue;
+            };
+            if pos.kind() != BoardKind::Standard {
+                continue;
+            }
+            let scale = f64::from(a.scale);
+            let t = a.lambda * sigmoid(score / scale) + (1.0 - a.lambda) * result;
+            let v = q.evaluate(&q.refresh(&pos), pos.side_to_move());
+            total += cross_entropy(t, sigmoid(f64::from(v) / scale)) - cross_entropy(t, t);
+            n += 1;
+        }
+    }
+    total / n.max(1) as f64
+}
+
 fn main() {
     let a = parse_args();
     let started = Instant::now();
+    if let Some(file) = &a.eval_only {
+        let q = Network::parse(&std::fs::read(file).expect("network file")).expect("a network");
+        eprintln!("{file}: held-out loss {:.5}", integer_loss(&q, &a));
+        return;
+    }
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let net = match &a.resume {
         Some(file) => FloatNetwork::parse(&std::fs::read(file).expect("resume file"))
@@ -480,7 +528,11 @@ fn main() {
     if tr.net.hidden == HIDDEN {
         let q = Network::quantise(&tr.net);
         std::fs::write(&a.out, q.to_bytes()).expect("write network");
-        eprintln!("wrote {}", a.out);
+        eprintln!(
+            "wrote {}: held-out loss of the engine's integer network {:.5}",
+            a.out,
+            integer_loss(&q, &a)
+        );
     } else {
         eprintln!("no integer network: the engine's width is {HIDDEN}");
     }
