@@ -10,7 +10,7 @@ fn bench_positions_parse_and_search() {
         }
     }
     let (tx, rx) = crossbeam_channel::unbounded();
-    let r = bench(3, &tx);
+    let r = bench(3, "", &tx);
     let lines: Vec<String> = rx.try_iter().collect();
     for l in &lines {
         println!("{l}");
@@ -40,7 +40,7 @@ fn bench_default_depth() {
         .ok()
         .and_then(|d| d.parse().ok())
         .unwrap_or(0);
-    let r = bench(depth, &tx);
+    let r = bench(depth, "", &tx);
     for l in rx.try_iter() {
         println!("{l}");
     }

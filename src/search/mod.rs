@@ -11,7 +11,7 @@
 //! control.reset(limits.ponder);       // at `go`, on the USI thread
 //! searcher.think(&game, &limits, &options, &control, &sender); // search thread
 //! control.stop() / control.ponderhit()  // from the USI thread meanwhile
-//! let r = bench(depth, &sender);      // `bench [depth]`, BENCH_DEPTH by default
+//! let r = bench(depth, "", &sender);  // `bench [depth]`, BENCH_DEPTH by default
 //! ```
 //! [`Searcher::think`] takes `&self`, so the shell may keep the searcher in
 //! an `Arc` (or `Arc<Mutex<_>>`/`RwLock` to call `resize`/`clear` between
@@ -65,13 +65,13 @@
 //!   iteration longer than a second, a progress line `info depth .. seldepth
 //!   .. nodes .. nps .. time .. hashfull ..` (no score) at most once per
 //!   second (or per `PvInterval`, if longer).
-//! - [`bench()`]`(depth, &sender) -> BenchResult`: [`BENCH_POSITIONS`] (9x9,
+//! - [`bench()`]`(depth, eval_file, &sender) -> BenchResult`: [`BENCH_POSITIONS`] (9x9,
 //!   5x5, 3x3) to `depth` (0 = [`BENCH_DEPTH`]), one thread, a fresh 16 MiB
 //!   table; sends one `info string bench k/N ...` line per position and a
 //!   final `info string bench depth D positions N nodes N time T nps X`.
 
 use crate::entering_king::{EnteringKingRule, can_declare, try_rule_move};
-use crate::eval::{EvalKind, Evaluator, Weights};
+use crate::eval::{EvalKind, Evaluator, Network, Weights};
 use crate::game::Game;
 use crate::movegen::legal_moves;
 use crate::moves::{Move, MoveList};
@@ -363,6 +363,8 @@ pub struct Searcher {
     tt: Tt,
     /// The learned evaluation's weights (built in or from `EvalFile`).
     weights: Weights,
+    /// The network loaded from `EvalFile` (then 9x9 is evaluated by it).
+    network: Option<Box<Network>>,
     /// The `EvalFile` the weights came from (empty: built in).
     eval_file: String,
     /// The last `EvalFile` refused (its error was reported).
@@ -380,6 +382,7 @@ impl Searcher {
         Searcher {
             tt: Tt::new(hash_mb),
             weights: Weights::built_in(),
+            network: None,
             eval_file: String::new(),
             failed_eval_file: None,
             histories: Mutex::new(Vec::new()),
@@ -388,7 +391,9 @@ impl Searcher {
     }
 
     /// Loads the weights `EvalFile` names (empty: the built-in ones) unless
-    /// they are loaded already. A file that cannot be read or is not a
+    /// they are loaded already. A network file (`examples/train_nn.rs`)
+    /// replaces the learned evaluation of 9x9 (the other boards keep the
+    /// built-in weights). A file that cannot be read or is not a
     /// complete weights file is refused with the reason (once per path: a
     /// later call tries it again silently, so a repaired file loads), and
     /// the built-in weights are used.
@@ -397,15 +402,24 @@ impl Searcher {
             return Ok(());
         }
         let loaded = if eval_file.is_empty() {
-            Ok(Weights::built_in())
+            Ok((Weights::built_in(), None))
         } else {
             std::fs::read(eval_file)
                 .map_err(|e| e.to_string())
-                .and_then(|bytes| Weights::parse(&bytes).map_err(|e| e.to_string()))
+                .and_then(|bytes| {
+                    if bytes.starts_with(crate::eval::network::MAGIC) {
+                        let net = Network::parse(&bytes).map_err(|e| e.to_string())?;
+                        Ok((Weights::built_in(), Some(Box::new(net))))
+                    } else {
+                        let w = Weights::parse(&bytes).map_err(|e| e.to_string())?;
+                        Ok((w, None))
+                    }
+                })
         };
         match loaded {
-            Ok(w) => {
+            Ok((w, net)) => {
                 self.weights = w;
+                self.network = net;
                 self.eval_file = eval_file.to_string();
                 self.failed_eval_file = None;
                 Ok(())
@@ -413,6 +427,7 @@ impl Searcher {
             Err(e) => {
                 if !self.eval_file.is_empty() {
                     self.weights = Weights::built_in();
+                    self.network = None;
                     self.eval_file = String::new();
                 }
                 if self.failed_eval_file.as_deref() == Some(eval_file) {
@@ -553,7 +568,12 @@ impl Searcher {
             infinite: limits.infinite,
             start,
             aspiration_delta: options.aspiration_delta,
-            eval: Evaluator::new(options.evaluation, &self.weights, pos.kind()),
+            eval: Evaluator::with_network(
+                options.evaluation,
+                &self.weights,
+                self.network.as_deref(),
+                pos.kind(),
+            ),
             candidates: options.candidate_pruning.then_some(CandidateParams {
                 moves: options.candidate_moves.max(1) as usize,
                 depth: options.candidate_depth.max(1) as i32,
@@ -744,9 +764,12 @@ pub struct BenchResult {
 /// with one thread and a fresh 16 MiB table, sending an `info string` line
 /// per position and a final `info string bench ... nodes N time T nps X`
 /// line to `out`. The search's own info/bestmove lines are not forwarded.
-pub fn bench(depth: u32, out: &Sender<String>) -> BenchResult {
+pub fn bench(depth: u32, eval_file: &str, out: &Sender<String>) -> BenchResult {
     let depth = if depth == 0 { BENCH_DEPTH } else { depth };
-    let searcher = Searcher::new(16);
+    let mut searcher = Searcher::new(16);
+    if let Err(e) = searcher.load_eval(eval_file) {
+        let _ = out.send(format!("info string error: {e}"));
+    }
     let options = SearchOptions::default();
     let limits = Limits {
         depth: Some(depth),

@@ -20,7 +20,7 @@ use super::tt::{Bound, Tt};
 use super::{
     Control, INFINITE, MATE_BOUND, format_score, mate_in, mated_in, score_from_tt, score_to_tt,
 };
-use crate::eval::Evaluator;
+use crate::eval::{Accumulator, Evaluator};
 use crate::movegen::{is_legal, legal_moves, legal_moves_and_checks};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -461,6 +461,9 @@ pub struct Worker<'a> {
     /// Scratch list of the checking moves of a node (the mate-in-1 probe).
     pub(super) checks: MoveList,
     pub(super) stack: Vec<Stack>,
+    /// The network's accumulators per ply (used only when the network
+    /// evaluates).
+    pub(super) accs: Vec<Accumulator>,
     pub(super) history: History,
     /// Keys of the game history then of the current search path, each with
     /// whether the move that reached it gave check.
@@ -507,6 +510,7 @@ impl<'a> Worker<'a> {
             moves: (0..MAX_PLY + 2).map(|_| ScoredMoves::default()).collect(),
             checks: MoveList::new(),
             stack: vec![Stack::default(); MAX_PLY + 3],
+            accs: vec![Accumulator::default(); MAX_PLY + 3],
             history: stats,
             keys,
             root_index,
@@ -669,7 +673,16 @@ impl<'a> Worker<'a> {
     pub(super) fn make(&mut self, pos: &Position, m: Move, ply: usize, check: bool) -> Position {
         let child = pos.play(m);
         self.keys[self.root_index + ply + 1] = (child.key(), check);
-        let eval = self.sh.eval.after(pos, self.stack[ply].eval, m, &child);
+        let eval = if self.sh.eval.uses_network() {
+            let (parents, children) = self.accs.split_at_mut(ply + 1);
+            let parent = &parents[ply];
+            let e = self.stack[ply].eval;
+            self.sh
+                .eval
+                .after_acc(pos, e, m, &child, parent, &mut children[0])
+        } else {
+            self.sh.eval.after(pos, self.stack[ply].eval, m, &child)
+        };
         let s = &mut self.stack[ply];
         s.current = m;
         s.current_slot = piece_slot(pos, m);
@@ -1404,7 +1417,13 @@ impl<'a> Worker<'a> {
         self.keys[self.root_index + ply + 1] = (child.key(), false);
         self.stack[ply].current = Move::NONE;
         self.stack[ply].current_slot = 0;
-        self.stack[ply + 1].eval = -self.stack[ply].eval;
+        if self.sh.eval.uses_network() {
+            self.accs[ply + 1] = self.accs[ply];
+        }
+        self.stack[ply + 1].eval = self
+            .sh
+            .eval
+            .null(self.stack[ply].eval, &self.accs[ply], &child);
         self.stack[ply + 1].after_null = true;
         let v = -self.search(
             &child,
@@ -1603,7 +1622,7 @@ impl<'a> Worker<'a> {
     pub fn iterate(&mut self, pos: &Position, max_depth: u32, report: Option<&'a Reporter<'a>>) {
         self.kind = pos.kind();
         self.report = report;
-        self.stack[0].eval = self.sh.eval.evaluate(pos);
+        self.stack[0].eval = self.sh.eval.root(pos, &mut self.accs[0]);
         self.order_root(pos);
         let multi_pv = report
             .map_or(1, |r| r.multi_pv)

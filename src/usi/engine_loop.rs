@@ -358,7 +358,10 @@ impl<W: Write> EngineLoop<W> {
                 let line = display::legal_moves_line(self.session.game.position());
                 self.emit(&line);
             }
-            Command::Bench(depth) => self.submit(Task::Bench { depth }, PendingKind::Other),
+            Command::Bench(depth) => {
+                let eval_file = self.session.options.search.eval_file.clone();
+                self.submit(Task::Bench { depth, eval_file }, PendingKind::Other)
+            }
             Command::Solve(target) => self.solve(target),
             Command::Comment => {}
         }

@@ -47,6 +47,8 @@ pub enum Task {
     Bench {
         /// Depth (0 = the search's default).
         depth: u32,
+        /// The `EvalFile` option (empty: the built-in weights).
+        eval_file: String,
     },
     /// `solve`: the exact value of a 3x3 position.
     Solve {
@@ -186,8 +188,8 @@ impl Worker {
                     let _ = out.send(line);
                 }
             }
-            Task::Bench { depth } => {
-                search::bench(depth, out);
+            Task::Bench { depth, eval_file } => {
+                search::bench(depth, &eval_file, out);
             }
             Task::Solve { position } => {
                 for line in solve_command_lines(&mut self.solver, &position) {
