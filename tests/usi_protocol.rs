@@ -438,6 +438,20 @@ fn a_bad_eval_file_is_reported_and_the_built_in_weights_play() {
 }
 
 #[test]
+fn a_network_eval_file_loads_without_an_error_and_plays() {
+    let mut e = Engine::spawn();
+    e.handshake();
+    let net = concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/network.bin");
+    e.send(&format!("setoption name EvalFile value {net}"));
+    assert_eq!(e.sync(), Vec::<String>::new());
+    e.send("position startpos moves 7g7f");
+    e.send("go depth 4");
+    let lines = e.until_bestmove(PATIENCE);
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+}
+
+#[test]
 fn the_material_evaluation_stays_selectable() {
     let mut e = Engine::spawn();
     e.handshake();

@@ -33,6 +33,9 @@ pub const HIDDEN: usize = 16;
 pub const Q1: i32 = 1024;
 /// Output weights' scale (units per centipawn per unit activation).
 pub const Q2: i32 = 16;
+/// The built-in network's file.
+static BUILT_IN: &[u8] = include_bytes!("network.bin");
+
 /// The first bytes of an integer network file.
 pub const MAGIC: &[u8; 8] = b"FKYNET01";
 /// The first bytes of a float network file (the trainer's).
@@ -269,6 +272,12 @@ impl Network {
         }
     }
 
+    /// The built-in 9x9 network (`src/eval/network.bin`, trained by
+    /// `examples/train_nn.rs`; see `docs/eval-network.md`).
+    pub fn built_in() -> Network {
+        Network::parse(BUILT_IN).expect("the built-in network is a network file")
+    }
+
     /// Reads an integer network file.
     pub fn parse(bytes: &[u8]) -> Result<Network, NetworkError> {
         let (hidden, inputs, mut r) = header(bytes, MAGIC)?;
@@ -491,5 +500,21 @@ mod tests {
         let q = Network::quantise(&f);
         assert_eq!(q.w1[7], (Q1 / 4) as i16);
         assert_eq!(q.linear[0], 2);
+    }
+
+    #[test]
+    fn the_built_in_network_reads_the_relative_features_and_corrects_the_linear_value() {
+        let net = Network::built_in();
+        assert_eq!(net.inputs, KP_OWN_BASE);
+        assert!(
+            net.w2.iter().any(|&v| v != 0),
+            "a network that adds something"
+        );
+        let pos = crate::sfen::parse_sfen(
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        )
+        .unwrap();
+        let v = net.evaluate(&net.refresh(&pos), pos.side_to_move());
+        assert!(v.abs() < 200, "the start position is about even: {v}");
     }
 }

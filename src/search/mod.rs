@@ -363,7 +363,8 @@ pub struct Searcher {
     tt: Tt,
     /// The learned evaluation's weights (built in or from `EvalFile`).
     weights: Weights,
-    /// The network loaded from `EvalFile` (then 9x9 is evaluated by it).
+    /// The network that evaluates 9x9 (built in, or from an `EvalFile`
+    /// network file; `None` after a linear weights file).
     network: Option<Box<Network>>,
     /// The `EvalFile` the weights came from (empty: built in).
     eval_file: String,
@@ -382,7 +383,7 @@ impl Searcher {
         Searcher {
             tt: Tt::new(hash_mb),
             weights: Weights::built_in(),
-            network: None,
+            network: Some(Box::new(Network::built_in())),
             eval_file: String::new(),
             failed_eval_file: None,
             histories: Mutex::new(Vec::new()),
@@ -390,19 +391,21 @@ impl Searcher {
         }
     }
 
-    /// Loads the weights `EvalFile` names (empty: the built-in ones) unless
-    /// they are loaded already. A network file (`examples/train_nn.rs`)
-    /// replaces the learned evaluation of 9x9 (the other boards keep the
-    /// built-in weights). A file that cannot be read or is not a
-    /// complete weights file is refused with the reason (once per path: a
-    /// later call tries it again silently, so a repaired file loads), and
-    /// the built-in weights are used.
+    /// Loads the weights `EvalFile` names (empty: the built-in linear
+    /// weights and network) unless they are loaded already. A network file
+    /// (`examples/train_nn.rs`) replaces the built-in network of 9x9 (the
+    /// other boards keep the built-in linear weights); a linear weights file
+    /// (`examples/train_eval.rs`) evaluates every board linearly, without a
+    /// network. A file that cannot be read or is not a complete weights or
+    /// network file is refused with the reason (once per path: a later call
+    /// tries it again silently, so a repaired file loads), and the built-in
+    /// evaluation is used.
     pub fn load_eval(&mut self, eval_file: &str) -> Result<(), String> {
         if eval_file == self.eval_file {
             return Ok(());
         }
         let loaded = if eval_file.is_empty() {
-            Ok((Weights::built_in(), None))
+            Ok((Weights::built_in(), Some(Box::new(Network::built_in()))))
         } else {
             std::fs::read(eval_file)
                 .map_err(|e| e.to_string())
@@ -427,7 +430,7 @@ impl Searcher {
             Err(e) => {
                 if !self.eval_file.is_empty() {
                     self.weights = Weights::built_in();
-                    self.network = None;
+                    self.network = Some(Box::new(Network::built_in()));
                     self.eval_file = String::new();
                 }
                 if self.failed_eval_file.as_deref() == Some(eval_file) {
