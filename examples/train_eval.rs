@@ -22,9 +22,9 @@
 //! so that figure flatters a bigger model).
 
 use fukayomi::eval::Weights;
+use fukayomi::eval::data::{Sample, for_each_quiet_position};
 use fukayomi::eval::features::{FEATURES, board_index, for_each_feature, sign};
 use fukayomi::rules::BoardKind;
-use fukayomi::sfen::parse_sfen;
 
 /// Default centipawns per unit of the logistic's argument (`--scale`; a score of that
 /// predicts a 73% winning chance).
@@ -40,7 +40,7 @@ const EPSILON: f64 = 1e-8;
 
 /// One training position: its features (index, sign from the side to
 /// move's view) and its target.
-struct Sample {
+struct TrainingSample {
     start: usize,
     end: usize,
     target: f64,
@@ -52,7 +52,7 @@ struct Sample {
 #[derive(Default)]
 struct Data {
     features: Vec<(u32, f32)>,
-    samples: Vec<Sample>,
+    samples: Vec<TrainingSample>,
     /// Centipawns per unit of the logistic's argument.
     scale: f64,
 }
@@ -110,19 +110,7 @@ fn load(a: &Args) -> [Data; 3] {
     let mut data: [Data; 3] = Default::default();
     let files = a.files.iter().map(|f| (f, false));
     for (file, held_out) in files.chain(a.valid_files.iter().map(|f| (f, true))) {
-        let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
-        for line in text.lines() {
-            let cols: Vec<&str> = line.split('\t').collect();
-            if cols.len() < 4 || cols[3] != "1" {
-                continue;
-            }
-            let (Ok(pos), Ok(score), Ok(result)) = (
-                parse_sfen(cols[0]),
-                cols[1].parse::<f64>(),
-                cols[2].parse::<f64>(),
-            ) else {
-                continue;
-            };
+        for_each_quiet_position(file, |Sample { pos, score, result }| {
             let d = &mut data[board_index(pos.kind())];
             d.scale = a.scale;
             let stm = sign(pos.side_to_move());
@@ -130,18 +118,19 @@ fn load(a: &Args) -> [Data; 3] {
             for_each_feature(&pos, |i, s| d.features.push((i as u32, (stm * s) as f32)));
             let target = a.lambda * sigmoid(score / a.scale) + (1.0 - a.lambda) * result;
             let end = d.features.len();
-            d.samples.push(Sample {
+            d.samples.push(TrainingSample {
                 start,
                 end,
                 target,
                 held_out,
             });
-        }
+        })
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
     }
     data
 }
 
-fn predict(w: &[f64], d: &Data, s: &Sample) -> f64 {
+fn predict(w: &[f64], d: &Data, s: &TrainingSample) -> f64 {
     let v: f64 = d.features[s.start..s.end]
         .iter()
         .map(|&(i, x)| w[i as usize] * f64::from(x))
@@ -151,7 +140,7 @@ fn predict(w: &[f64], d: &Data, s: &Sample) -> f64 {
 
 /// Mean cross-entropy of `w` over `samples` (minus the target's entropy, so
 /// a perfect fit is 0).
-fn loss(w: &[f64], d: &Data, samples: &[Sample]) -> f64 {
+fn loss(w: &[f64], d: &Data, samples: &[TrainingSample]) -> f64 {
     let ent = |t: f64, p: f64| {
         let p = p.clamp(1e-9, 1.0 - 1e-9);
         -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())

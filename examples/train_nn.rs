@@ -41,10 +41,10 @@
 //! short, and the linear part moves slowly (`--lr 0.1`).
 
 use fukayomi::eval::Weights;
+use fukayomi::eval::data::{Sample, for_each_quiet_position};
 use fukayomi::eval::features::{FEATURES, KP_OWN_BASE, for_each_feature};
 use fukayomi::eval::network::{FloatNetwork, HIDDEN, Network};
 use fukayomi::rules::BoardKind;
-use fukayomi::sfen::parse_sfen;
 use std::time::Instant;
 
 /// Set on a feature owned by the side to move.
@@ -158,21 +158,9 @@ fn load(files: &[String], a: &Args) -> Data {
         ..Data::default()
     };
     for file in files {
-        let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
-        for line in text.lines() {
-            let cols: Vec<&str> = line.split('\t').collect();
-            if cols.len() < 4 || cols[3] != "1" {
-                continue;
-            }
-            let (Ok(pos), Ok(score), Ok(result)) = (
-                parse_sfen(cols[0]),
-                cols[1].parse::<f64>(),
-                cols[2].parse::<f64>(),
-            ) else {
-                continue;
-            };
+        for_each_quiet_position(file, |Sample { pos, score, result }| {
             if pos.kind() != BoardKind::Standard {
-                continue;
+                return;
             }
             let stm = fukayomi::eval::features::sign(pos.side_to_move());
             for_each_feature(&pos, |i, s| {
@@ -182,7 +170,8 @@ fn load(files: &[String], a: &Args) -> Data {
             d.starts.push(d.features.len());
             let t = a.lambda * sigmoid(score / f64::from(a.scale)) + (1.0 - a.lambda) * result;
             d.targets.push(t as f32);
-        }
+        })
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
     }
     d
 }
@@ -417,28 +406,17 @@ fn shuffle<T>(v: &mut [T], rng: &mut Rng) {
 fn integer_loss(q: &Network, a: &Args) -> f64 {
     let (mut total, mut n) = (0.0, 0usize);
     for file in &a.valid_files {
-        let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
-        for line in text.lines() {
-            let cols: Vec<&str> = line.split('\t').collect();
-            if cols.len() < 4 || cols[3] != "1" {
-                continue;
-            }
-            let (Ok(pos), Ok(score), Ok(result)) = (
-                parse_sfen(cols[0]),
-                cols[1].parse::<f64>(),
-                cols[2].parse::<f64>(),
-            ) else {
-                continue;
-            };
+        for_each_quiet_position(file, |Sample { pos, score, result }| {
             if pos.kind() != BoardKind::Standard {
-                continue;
+                return;
             }
             let scale = f64::from(a.scale);
             let t = a.lambda * sigmoid(score / scale) + (1.0 - a.lambda) * result;
             let v = q.evaluate(&q.refresh(&pos), pos.side_to_move());
             total += cross_entropy(t, sigmoid(f64::from(v) / scale)) - cross_entropy(t, t);
             n += 1;
-        }
+        })
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
     }
     total / n.max(1) as f64
 }

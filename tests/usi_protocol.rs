@@ -438,17 +438,37 @@ fn a_bad_eval_file_is_reported_and_the_built_in_weights_play() {
 }
 
 #[test]
-fn a_network_eval_file_loads_without_an_error_and_plays() {
+fn a_network_eval_file_is_loaded_and_a_float_one_refused() {
+    use fukayomi::eval::{Network, Weights};
+    use fukayomi::rules::BoardKind;
     let mut e = Engine::spawn();
     e.handshake();
-    let net = concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/network.bin");
-    e.send(&format!("setoption name EvalFile value {net}"));
+    let dir = std::env::temp_dir().join(format!("fukayomi-network-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A network that adds nothing to material weights evaluates material.
+    let net = Network::from_linear(Weights::material().board(BoardKind::Standard));
+    let file = dir.join("material-net.bin");
+    std::fs::write(&file, net.to_bytes()).unwrap();
+    e.send(&format!("setoption name EvalFile value {}", file.display()));
     assert_eq!(e.sync(), Vec::<String>::new());
-    e.send("position startpos moves 7g7f");
-    e.send("go depth 4");
-    let lines = e.until_bestmove(PATIENCE);
-    assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
-    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert_scores_material(&mut e);
+    // The trainer's float file is refused with a hint.
+    let float = dir.join("float.bin");
+    std::fs::write(&float, b"FKYNETF1\x00").unwrap();
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        float.display()
+    ));
+    // Reported at isready or, when the last search was still winding
+    // down, at the go.
+    let mut lines = e.sync();
+    e.send("position startpos");
+    e.send("go depth 2");
+    lines.extend(e.until_bestmove(PATIENCE));
+    let errs = errors(&lines);
+    assert_eq!(errs.len(), 1, "{lines:?}");
+    assert!(errs[0].contains("float network"), "{lines:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

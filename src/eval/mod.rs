@@ -14,6 +14,7 @@
 //! The search keeps the evaluation of each node incrementally: an
 //! [`Evaluator`] gives the child's value from the parent's and the move.
 
+pub mod data;
 pub mod features;
 pub mod learned;
 pub mod material;
@@ -52,8 +53,8 @@ pub struct Evaluator<'a> {
     kind: EvalKind,
     /// The weights of the board searched (unused by the material evaluation).
     weights: &'a [i16],
-    /// The network that replaces the learned linear evaluation (9x9 only,
-    /// loaded from `EvalFile`).
+    /// The network that corrects the learned linear evaluation (9x9 only:
+    /// built in, or from an `EvalFile` network file).
     network: Option<&'a Network>,
 }
 

@@ -33,6 +33,14 @@ pub const HIDDEN: usize = 16;
 pub const Q1: i32 = 1024;
 /// Output weights' scale (units per centipawn per unit activation).
 pub const Q2: i32 = 16;
+/// Bound of the network's correction of the linear value, in centipawns
+/// (the built-in network's largest possible correction is about 1,600).
+const MAX_CORRECTION: i64 = 10_000;
+
+/// Largest first-layer bias a file may hold (the trainer writes at most
+/// 1e9; an accumulator adds at most a few million to it).
+pub const MAX_BIAS: i32 = 1_000_000_000;
+
 /// The built-in network's file.
 static BUILT_IN: &[u8] = include_bytes!("network.bin");
 
@@ -47,9 +55,21 @@ pub enum NetworkError {
     /// The file does not start with the expected magic.
     BadMagic,
     /// The file's feature count or hidden width is not this build's.
-    WrongShape { features: u32, hidden: u32 },
+    WrongShape {
+        /// The file's feature count.
+        features: u32,
+        /// The file's hidden width.
+        hidden: u32,
+    },
     /// The file is shorter or longer than its header says.
-    WrongLength { found: usize, expected: usize },
+    WrongLength {
+        /// The file's length.
+        found: usize,
+        /// The length its header implies.
+        expected: usize,
+    },
+    /// A first-layer bias beyond [`MAX_BIAS`] (the sums could overflow).
+    BiasOutOfRange,
 }
 
 impl fmt::Display for NetworkError {
@@ -63,6 +83,7 @@ impl fmt::Display for NetworkError {
             NetworkError::WrongLength { found, expected } => {
                 write!(f, "{found} bytes, a complete file has {expected}")
             }
+            NetworkError::BiasOutOfRange => write!(f, "a first-layer bias is out of range"),
         }
     }
 }
@@ -293,11 +314,16 @@ impl Network {
                 expected: file_bytes(inputs),
             });
         }
+        let (linear, w1) = (r.i16s(FEATURES), r.i16s(2 * inputs * HIDDEN));
+        let b1: [i32; HIDDEN] = r.i32s(HIDDEN).try_into().expect("HIDDEN values");
+        if b1.iter().any(|b| b.unsigned_abs() > MAX_BIAS as u32) {
+            return Err(NetworkError::BiasOutOfRange);
+        }
         Ok(Network {
-            linear: r.i16s(FEATURES),
+            linear,
             inputs,
-            w1: r.i16s(2 * inputs * HIDDEN),
-            b1: r.i32s(HIDDEN).try_into().expect("HIDDEN values"),
+            w1,
+            b1,
             w2: r.i32s(2 * HIDDEN).try_into().expect("2 * HIDDEN values"),
             b2: r.i32s(1)[0],
         })
@@ -421,10 +447,12 @@ impl Network {
         let (us, them) = (&acc.v[stm.index()], &acc.v[stm.flip().index()]);
         let mut out = i64::from(self.b2);
         for j in 0..HIDDEN {
-            out += i64::from(us[j].clamp(0, Q1) * self.w2[j]);
-            out += i64::from(them[j].clamp(0, Q1) * self.w2[HIDDEN + j]);
+            out += i64::from(us[j].clamp(0, Q1)) * i64::from(self.w2[j]);
+            out += i64::from(them[j].clamp(0, Q1)) * i64::from(self.w2[HIDDEN + j]);
         }
-        let net = (out / i64::from(Q1 * Q2)) as i32;
+        // Products in 64 bits: a hand-made file's large weights cannot
+        // overflow; the correction is clamped to a sane range.
+        let net = (out / i64::from(Q1 * Q2)).clamp(-MAX_CORRECTION, MAX_CORRECTION) as i32;
         super::features::sign(stm) * acc.linear + net
     }
 }
@@ -456,7 +484,10 @@ impl Network {
 /// colour), and the linear sum from sente's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Accumulator {
+    /// The hidden values of each perspective (indexed by colour), scaled
+    /// by [`Q1`].
     pub v: [[i32; HIDDEN]; 2],
+    /// The linear evaluation from sente's point of view.
     pub linear: i32,
 }
 

@@ -413,6 +413,11 @@ impl Searcher {
                     if bytes.starts_with(crate::eval::network::MAGIC) {
                         let net = Network::parse(&bytes).map_err(|e| e.to_string())?;
                         Ok((Weights::built_in(), Some(Box::new(net))))
+                    } else if bytes.starts_with(crate::eval::network::FLOAT_MAGIC) {
+                        Err(
+                            "a float network (the trainer's --float-out); load its --out file"
+                                .to_string(),
+                        )
                     } else {
                         let w = Weights::parse(&bytes).map_err(|e| e.to_string())?;
                         Ok((w, None))
@@ -438,7 +443,7 @@ impl Searcher {
                 }
                 self.failed_eval_file = Some(eval_file.to_string());
                 Err(format!(
-                    "EvalFile '{eval_file}': {e}; using the built-in weights"
+                    "EvalFile '{eval_file}': {e}; using the built-in evaluation"
                 ))
             }
         }

@@ -246,7 +246,7 @@ pub fn declared() -> Vec<OptionDecl> {
             kind: OptionType::Text {
                 default: EMPTY_STRING,
             },
-            help: "Weights file of the learned evaluation (from examples/train_eval.rs), loaded at isready; <empty> = the built-in weights. A bad file is reported and the built-in weights stay.",
+            help: "Weights of the learned evaluation, loaded at isready: a network file (examples/train_nn.rs, 9x9) or a linear weights file (examples/train_eval.rs, every board, no network); <empty> = the built-in weights and network. A bad file is reported and the built-in evaluation stays.",
         },
         OptionDecl {
             name: "USI_Variant",

@@ -47,7 +47,7 @@ pub enum Task {
     Bench {
         /// Depth (0 = the search's default).
         depth: u32,
-        /// The `EvalFile` option (empty: the built-in weights).
+        /// The `EvalFile` option (empty: the built-in evaluation).
         eval_file: String,
     },
     /// `solve`: the exact value of a 3x3 position.
@@ -147,7 +147,7 @@ impl Worker {
     }
 
     /// Loads the weights `EvalFile` names, if it changed; a bad file gets an
-    /// error line and the built-in weights are used.
+    /// error line and the built-in evaluation is used.
     fn load_eval(&mut self, options: &SearchOptions, out: &Sender<String>) {
         if let Err(e) = self.searcher.load_eval(&options.eval_file) {
             let _ = out.send(format!("info string error: {e}"));
