@@ -673,16 +673,17 @@ impl<'a> Worker<'a> {
     pub(super) fn make(&mut self, pos: &Position, m: Move, ply: usize, check: bool) -> Position {
         let child = pos.play(m);
         self.keys[self.root_index + ply + 1] = (child.key(), check);
-        let eval = if self.sh.eval.uses_network() {
-            let (parents, children) = self.accs.split_at_mut(ply + 1);
-            let parent = &parents[ply];
-            let e = self.stack[ply].eval;
-            self.sh
-                .eval
-                .after_acc(pos, e, m, &child, parent, &mut children[0])
-        } else {
-            self.sh.eval.after(pos, self.stack[ply].eval, m, &child)
-        };
+        // Without a network `after_acc` is `after` and leaves the
+        // accumulators alone.
+        let (parents, children) = self.accs.split_at_mut(ply + 1);
+        let eval = self.sh.eval.after_acc(
+            pos,
+            self.stack[ply].eval,
+            m,
+            &child,
+            &parents[ply],
+            &mut children[0],
+        );
         let s = &mut self.stack[ply];
         s.current = m;
         s.current_slot = piece_slot(pos, m);
@@ -1023,9 +1024,10 @@ impl<'a> Worker<'a> {
             }
         }
         // Step 5. Reverse futility pruning.
-        let quiet_tt_move = !node.tt_move.is_none() && captured(pos, node.tt_move).is_none();
         if depth <= RFP_DEPTH
-            && !(RFP_SPARES_QUIET_TT_MOVE && quiet_tt_move)
+            && !(RFP_SPARES_QUIET_TT_MOVE
+                && !node.tt_move.is_none()
+                && captured(pos, node.tt_move).is_none())
             && static_eval.abs() < MATE_BOUND
             && static_eval - RFP_MARGIN * (depth - i32::from(node.improving)) >= beta
         {
