@@ -239,7 +239,7 @@ pub fn declared() -> Vec<OptionDecl> {
                 default: EVALUATIONS[0],
                 vars: &EVALUATIONS,
             },
-            help: "Static evaluation: Learned (king-relative and king-piece weights learned from self-play, per board) or Material (material only, to measure the search against material-only engines).",
+            help: "Static evaluation: Learned (king-relative and king-piece weights learned from self-play, per board, with a small network on 9x9) or Material (material only, to measure the search against material-only engines).",
         },
         OptionDecl {
             name: "EvalFile",
