@@ -29,7 +29,7 @@
 //!     [--epochs 2] [--lr 0.1] [--nlr 0.0003] [--l2 3e-10] [--wd 0] \
 //!     [--inputs small|all|N] [--batch 256] \
 //!     [--out target/nn/net.bin] [--float-out target/nn/net-f32.bin] \
-//!     [--resume FLOAT_FILE] [--valid HELD_OUT.tsv]... DATA.tsv...
+//!     [--resume FLOAT_FILE|builtin] [--valid HELD_OUT.tsv]... DATA.tsv...
 //! cargo run --release --example train_nn -- --eval-only NET.bin --valid HELD_OUT.tsv
 //! ```
 //!
@@ -431,6 +431,7 @@ fn main() {
     }
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let net = match &a.resume {
+        Some(file) if file == "builtin" => Network::built_in().to_float(a.scale),
         Some(file) => FloatNetwork::parse(&std::fs::read(file).expect("resume file"))
             .expect("a float network file"),
         None => {

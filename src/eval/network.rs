@@ -280,6 +280,25 @@ impl Network {
         }
     }
 
+    /// The float form of this network for the trainer to go on from
+    /// (`examples/train_nn.rs --resume builtin`): the inverse of
+    /// [`Network::quantise`] with the logistic's `scale` (centipawns per
+    /// unit of output), exact up to the rounding the integers kept.
+    pub fn to_float(&self, scale: f32) -> FloatNetwork {
+        let q1 = Q1 as f32;
+        let q2 = Q2 as f32;
+        FloatNetwork {
+            hidden: HIDDEN,
+            inputs: self.inputs,
+            scale,
+            linear: self.linear.iter().map(|&w| f32::from(w)).collect(),
+            w1: self.w1.iter().map(|&w| f32::from(w) / q1).collect(),
+            b1: self.b1.iter().map(|&b| b as f32 / q1).collect(),
+            w2: self.w2.iter().map(|&w| w as f32 / (scale * q2)).collect(),
+            b2: self.b2 as f32 / (scale * q1 * q2),
+        }
+    }
+
     /// The linear weights `linear` with a network that adds nothing (so it
     /// evaluates exactly like the linear evaluation).
     pub fn from_linear(linear: &[i16]) -> Network {
@@ -528,6 +547,8 @@ mod tests {
         f.b2 = -0.5;
         assert_eq!(FloatNetwork::parse(&f.to_bytes()), Ok(f.clone()));
         assert_eq!(Network::parse(&f.to_bytes()), Err(NetworkError::BadMagic));
+        let back = Network::quantise(&Network::quantise(&f).to_float(600.0));
+        assert_eq!(back, Network::quantise(&f), "dequantising round-trips");
         let q = Network::quantise(&f);
         assert_eq!(q.w1[7], (Q1 / 4) as i16);
         assert_eq!(q.linear[0], 2);
