@@ -91,6 +91,64 @@ const CHAIN_SQUARE_DROPS: bool = true;
 /// Nodes between two polls of the clock and the stop flag.
 const POLL_INTERVAL: u64 = 4096;
 
+/// Whether the unsolved entries of the same board with a hand holding at
+/// least the node's give its pn a floor (non-terminal superiority, see
+/// [`super::table::Lookup`]). Session 12, proof nodes at MateHash 2048
+/// without -> with: setsugekka 38.2 M -> 17.2 M, muso-1 4.47 M -> 3.31 M,
+/// bokusui-38-h 5.38 M -> 2.99 M, sekitoba-478 4.35 M -> 2.20 M,
+/// sekitoba-470 13.4 M -> 4.07 M, setsugekka-256 281 k -> 139 k,
+/// astral-traveler 2.86 M -> 2.41 M, act-no-yume 2.04 M -> 1.98 M;
+/// meta-800 10.6 M -> 11.4 M (worse).
+const FLOOR_PN: bool = true;
+/// Whether the entries with a hand the node's holds give its dn a floor
+/// (on: setsugekka not proven in 90 s, 72 M nodes with the table almost
+/// empty: the dn floors feed each other round the OR nodes' sums).
+const FLOOR_DN: bool = false;
+/// Whether the floors raise the numbers of the node's own entry too (else
+/// only a node without its own entry starts from them). On: setsugekka
+/// 13.0 M nodes, astral-traveler 1.89 M, act-no-yume 1.78 M, but meta-800
+/// 16.4 M, bokusui-38-h 5.09 M, sekitoba-478 2.95 M (45.7 M -> 48.9 M over
+/// the nine long problems).
+const RAISE_EXACT: bool = false;
+/// The threshold controlling algorithm (see [`Dfpn::search_node`]). On:
+/// setsugekka 17.2 M -> 19.5 M nodes, setsugekka-256 139 k -> 269 k.
+const TCA: bool = false;
+/// Whether the floors come only from entries stored from plies up to the
+/// node's (a deeper entry's numbers may include the node's own, a loop).
+/// Off: setsugekka 16.1 M nodes, bokusui-38-h 2.38 M, sekitoba-478 1.99 M,
+/// but meta-800 14.2 M (46.4 M over the nine long problems against 45.7 M).
+const FLOORS_FROM_SHALLOWER: bool = true;
+
+/// What the table's other entries of a node's board tell of it: floors of
+/// its numbers from the entries of other hands (0: none), and whether its
+/// own unsolved entry was stored from a ply nearer the root (an "old
+/// child" of the threshold controlling algorithm).
+#[derive(Clone, Copy, Debug, Default)]
+struct Hints {
+    pn: u32,
+    dn: u32,
+    old: bool,
+}
+
+impl Hints {
+    /// Whether any floor is set.
+    fn any(self) -> bool {
+        self.pn != 0 || self.dn != 0
+    }
+
+    /// `v` with its numbers raised to the floors (an unsolved `v` only).
+    fn raise(self, v: NodeValue) -> NodeValue {
+        if v.is_terminal() {
+            return v;
+        }
+        NodeValue {
+            pn: v.pn.max(self.pn),
+            dn: v.dn.max(self.dn),
+            ..v
+        }
+    }
+}
+
 /// The result of searching a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NodeValue {
@@ -202,8 +260,12 @@ struct Child {
     /// Whether an alike move before it is unresolved: the node then counts
     /// and searches without it (see [`link_alike`]).
     hidden: bool,
-    /// Whether the table did not know it when its node was expanded.
+    /// Whether the table did not know it when its node was expanded (and it
+    /// was not searched since).
     fresh: bool,
+    /// Whether its unsolved entry was stored from a ply nearer the root
+    /// (see [`Hints`]).
+    old: bool,
 }
 
 impl Child {
@@ -214,6 +276,7 @@ impl Child {
             next: 0,
             hidden: false,
             fresh: false,
+            old: false,
         }
     }
 }
@@ -249,6 +312,10 @@ pub struct Dfpn<'t> {
     replies_checks: MoveList,
     /// The keys of the children by `moves`.
     keys: Vec<ChildKeys>,
+    /// The threshold controlling algorithm's count (see
+    /// [`search_node`](Self::search_node)): while it is above 0, nodes search
+    /// past their thresholds.
+    extend: u32,
 }
 
 /// Hashes a Zobrist key as itself (it is random already).
@@ -304,6 +371,7 @@ impl<'t> Dfpn<'t> {
             moves: MoveList::new(),
             replies_checks: MoveList::new(),
             keys: Vec::new(),
+            extend: 0,
         }
     }
 
@@ -344,24 +412,46 @@ impl<'t> Dfpn<'t> {
     }
 
     /// What the table knows of `pos` at `ply`, within the length limit.
-    fn probe_at(&self, pos: &Position, ply: usize) -> Option<NodeValue> {
+    fn probe_at(&self, pos: &Position, ply: usize) -> (Option<NodeValue>, Hints) {
         let hand = PackedHand::new(pos.hand(self.attacker));
         self.probe_keys_at(board_key(pos), hand, ply)
     }
 
     /// What the table knows of the board `board` with attacker hand `hand`
-    /// at `ply`, within the length limit.
-    fn probe_keys_at(&self, board: u64, hand: PackedHand, ply: usize) -> Option<NodeValue> {
-        let v = NodeValue::from_found(self.table.lookup(board, hand)?);
+    /// at `ply`, within the length limit: the entry, and the floors of the
+    /// entries of other hands (see [`super::table::Lookup`]).
+    fn probe_keys_at(
+        &self,
+        board: u64,
+        hand: PackedHand,
+        ply: usize,
+    ) -> (Option<NodeValue>, Hints) {
+        let floor_ply = if FLOORS_FROM_SHALLOWER {
+            ply
+        } else {
+            usize::MAX
+        };
+        let lookup = self.table.lookup_with_floors(board, hand, floor_ply);
+        let floors = Hints {
+            pn: if FLOOR_PN { lookup.pn_floor } else { 0 },
+            dn: if FLOOR_DN { lookup.dn_floor } else { 0 },
+            old: lookup.old,
+        };
+        let Some(found) = lookup.found else {
+            return (None, floors);
+        };
+        let v = NodeValue::from_found(found);
         let left = self.limit.saturating_sub(ply);
         if v.pn == 0 {
-            return (v.len as usize <= left).then_some(v);
+            return ((v.len as usize <= left).then_some(v), floors);
         }
         if v.dn != 0 && v.len as usize > left {
             // A stored bound: no mate within `len - 1` plies.
-            return Some(NodeValue::DEPTH_CUT);
+            return (Some(NodeValue::DEPTH_CUT), Hints::default());
         }
-        Some(NodeValue { len: 0, ..v })
+        let v = NodeValue { len: 0, ..v };
+        let v = if RAISE_EXACT { floors.raise(v) } else { v };
+        (Some(v), floors)
     }
 
     fn store(&mut self, pos: &Position, v: NodeValue, amount: u64) {
@@ -401,7 +491,7 @@ impl<'t> Dfpn<'t> {
             len: v.len,
             hand,
         };
-        self.table.store(board_key(pos), hand, found, amount);
+        self.table.store(board_key(pos), hand, found, amount, ply);
     }
 
     /// Stores a proof of `pos` with mate length `len`, protected from
@@ -425,6 +515,20 @@ impl<'t> Dfpn<'t> {
         thdn: u32,
         poll: &mut dyn Poll,
     ) -> NodeValue {
+        self.extend = 0;
+        self.mid_node(pos, ply, thpn, thdn, poll)
+    }
+
+    /// [`mid`](Self::mid) within a search (the threshold controlling
+    /// algorithm's count kept).
+    fn mid_node(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        thpn: u32,
+        thdn: u32,
+        poll: &mut dyn Poll,
+    ) -> NodeValue {
         self.nodes += 1;
         if self.nodes >= self.next_poll {
             self.next_poll = self.nodes + self.poll_interval;
@@ -432,7 +536,8 @@ impl<'t> Dfpn<'t> {
                 self.stopped = true;
             }
         }
-        let known = self.probe_at(pos, ply);
+        let (known, floors) = self.probe_at(pos, ply);
+        let known = known.or_else(|| floors.any().then(|| floors.raise(NodeValue::unknown(1, 1))));
         if let Some(v) = known
             && (v.is_terminal() || v.pn >= thpn || v.dn >= thdn || self.stopped)
         {
@@ -455,6 +560,7 @@ impl<'t> Dfpn<'t> {
     /// it) until it is solved or the search stops: re-proves a position
     /// whose children's entries were replaced.
     pub fn prove_again(&mut self, pos: &Position, ply: usize, poll: &mut dyn Poll) -> NodeValue {
+        self.extend = 0;
         self.search_node(pos, ply, INF, INF, poll)
     }
 
@@ -482,9 +588,35 @@ impl<'t> Dfpn<'t> {
         let start = self.nodes;
         let key = pos.key();
         self.enter(key, ply);
+        // The threshold controlling algorithm (TCA, Kishimoto): a child
+        // whose entry comes from a shallower visit may hold numbers that
+        // depend on this very node (a loop through the table), so the node
+        // searches past its thresholds until a new node is expanded below
+        // it, then returns to the node that extended.
+        let outer_extend = self.extend;
+        if TCA
+            && children
+                .iter()
+                .any(|c| c.old && !c.hidden && !c.value.is_terminal())
+        {
+            self.extend += 1;
+        }
+        let (base_thpn, base_thdn) = (thpn, thdn);
+        let mut searched = false;
         let value = loop {
             let v = aggregate(&children, or_node);
-            if v.is_terminal() || v.pn >= thpn || v.dn >= thdn || self.stopped {
+            if v.is_terminal() || self.stopped {
+                break v;
+            }
+            if searched && self.extend == 0 && outer_extend > 0 {
+                break v;
+            }
+            let (thpn, thdn) = if self.extend > 0 {
+                (base_thpn.max(add(v.pn, 1)), base_thdn.max(add(v.dn, 1)))
+            } else {
+                (base_thpn, base_thdn)
+            };
+            if v.pn >= thpn || v.dn >= thdn {
                 break v;
             }
             let (best, second) = select(&children, or_node);
@@ -499,12 +631,18 @@ impl<'t> Dfpn<'t> {
                 (cthpn, cthdn)
             };
             let child = pos.play(children[best].mv);
-            let cv = self.mid(&child, ply + 1, cthpn, cthdn, poll);
+            if children[best].fresh {
+                children[best].fresh = false;
+                self.extend = self.extend.saturating_sub(1);
+            }
+            let cv = self.mid_node(&child, ply + 1, cthpn, cthdn, poll);
+            searched = true;
             children[best].value = cv;
             if cv.is_terminal() {
                 reveal_next(&mut children, best);
             }
         };
+        self.extend = self.extend.min(outer_extend);
         self.leave(key);
         let value = if value.is_terminal() && value.is_absolute() {
             NodeValue {
@@ -519,13 +657,14 @@ impl<'t> Dfpn<'t> {
     }
 
     /// What is known of a child (keys `child`, at `ply`) without searching
-    /// it: a repetition, or its entry.
-    fn initial(&mut self, child: &ChildKeys, ply: usize) -> Option<NodeValue> {
+    /// it: a repetition, or its entry; else the floors of its numbers.
+    fn initial(&mut self, child: &ChildKeys, ply: usize) -> (Option<NodeValue>, Hints) {
         if let Some(rep_start) = self.on_path(child.key) {
-            return Some(NodeValue {
+            let v = NodeValue {
                 rep_start,
                 ..NodeValue::REPETITION
-            });
+            };
+            return (Some(v), Hints::default());
         }
         self.probe_keys_at(child.board, child.hand, ply)
     }
@@ -551,30 +690,40 @@ impl<'t> Dfpn<'t> {
         for i in 0..self.moves.len() {
             let mv = self.moves.as_slice()[i];
             let keys = self.keys[i];
-            let value = match self.initial(&keys, ply + 1) {
-                Some(v) => v,
-                None => {
-                    let child = pos.play(mv);
-                    let replies = count_legal_moves(&child) as u32;
-                    if replies == 0 {
-                        let mated = NodeValue {
-                            hand: pieces::and_proof(&child, PackedHand::EMPTY),
-                            ..NodeValue::PROVEN
-                        };
-                        self.store(&child, mated, 1);
-                        mated
-                    } else {
-                        NodeValue::unknown(replies, 1)
-                    }
-                }
+            let child = match self.initial(&keys, ply + 1) {
+                (Some(v), hints) => Child {
+                    old: hints.old,
+                    ..Child::new(mv, v)
+                },
+                (None, floors) => Child {
+                    fresh: true,
+                    ..Child::new(mv, self.new_check(pos, mv, floors))
+                },
             };
-            let proven = value.pn == 0;
-            children.push(Child::new(mv, value));
+            let proven = child.value.pn == 0;
+            children.push(child);
             if proven {
                 break;
             }
         }
         children
+    }
+
+    /// The numbers of the new child of the check `mv` from `pos`: a proof
+    /// (stored) when the defender has no reply, else pn = its number of
+    /// replies (raised to the floors), dn = 1.
+    fn new_check(&mut self, pos: &Position, mv: Move, floors: Hints) -> NodeValue {
+        let child = pos.play(mv);
+        let replies = count_legal_moves(&child) as u32;
+        if replies == 0 {
+            let mated = NodeValue {
+                hand: pieces::and_proof(&child, PackedHand::EMPTY),
+                ..NodeValue::PROVEN
+            };
+            self.store(&child, mated, 1);
+            return mated;
+        }
+        floors.raise(NodeValue::unknown(replies, 1))
     }
 
     /// The value of the new attacker's node `pos` (at `ply`) when it is
@@ -636,14 +785,17 @@ impl<'t> Dfpn<'t> {
         for i in 0..self.moves.len() {
             let mv = self.moves.as_slice()[i];
             let keys = self.keys[i];
-            let (value, fresh) = match self.initial(&keys, ply + 1) {
-                Some(v) => (v, false),
-                None => (NodeValue::unknown(1, 1), true),
+            let child = match self.initial(&keys, ply + 1) {
+                (Some(v), hints) => Child {
+                    old: hints.old,
+                    ..Child::new(mv, v)
+                },
+                (None, floors) => Child {
+                    fresh: true,
+                    ..Child::new(mv, floors.raise(NodeValue::unknown(1, 1)))
+                },
             };
-            children.push(Child {
-                fresh,
-                ..Child::new(mv, value)
-            });
+            children.push(child);
         }
         // Drops last, grouped by square (see `aggregate`).
         let rank = |m: Move| {

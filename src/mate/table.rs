@@ -11,7 +11,8 @@
 //! The table is one `Vec<u64>` allocated zeroed (the pages are only touched
 //! when used). A cluster holds its eight board keys first (one cache line
 //! to scan), then per entry three words: packed hand, `pn | dn << 32` and
-//! `len | amount << 16 | generation << 48`. A slot is in use when its
+//! `len | amount << 12 | depth << 40 | generation << 52` (12, 28, 12 and 12
+//! bits; `depth` is the least ply the entry was stored from). A slot is in use when its
 //! amount is not 0 and its generation is the table's: a new search only
 //! bumps the generation, so the table is allocated once and never cleared
 //! (its pages stay mapped across `go mate` commands). A search starts on
@@ -89,6 +90,26 @@ pub struct Found {
     pub hand: PackedHand,
 }
 
+/// A lookup's answer: the entry that decides the position (a proof or
+/// disproof by superiority, or the entry of this very hand), and the floors
+/// that unsolved entries of the same board with other hands give (0: none).
+/// An attacker holding less than an entry's hand has fewer checks and the
+/// defender more replies, so its pn is at least that entry's; one holding
+/// more has a dn at least that entry's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lookup {
+    /// The deciding entry, if any.
+    pub found: Option<Found>,
+    /// The largest pn of an unsolved entry whose hand holds at least this
+    /// one.
+    pub pn_floor: u32,
+    /// The largest dn of an unsolved entry whose hand this one holds.
+    pub dn_floor: u32,
+    /// Whether the deciding entry is this hand's unsolved entry, stored
+    /// from a ply nearer the root than the lookup's.
+    pub old: bool,
+}
+
 /// The fixed-size df-pn table.
 pub struct Table {
     words: Vec<u64>,
@@ -111,12 +132,21 @@ const GROW_LOAD_DIV: usize = 4;
 /// Clusters in use when a search starts (16 MiB).
 const INITIAL_CLUSTERS: usize = 1 << 16;
 
-/// Bits of the amount in the third data word.
-const AMOUNT_MASK: u64 = 0xffff_ffff;
+/// Bits of the length in the third data word (longer lengths are stored as
+/// this).
+const LEN_MASK: u64 = 0xfff;
+/// Shift of the amount in the third data word.
+const AMOUNT_SHIFT: u32 = 12;
+/// Bits of the amount (after its shift).
+const AMOUNT_MASK: u64 = 0xfff_ffff;
+/// Shift of the depth (the least ply an entry was stored from).
+const DEPTH_SHIFT: u32 = 40;
+/// Bits of the depth (after its shift); deeper plies are stored as this.
+const DEPTH_MASK: u64 = 0xfff;
 /// Shift of the generation in the third data word.
-const GENERATION_SHIFT: u32 = 48;
-/// Generations before they wrap (16 bits; 0 is never used).
-const GENERATION_MASK: u64 = 0xffff;
+const GENERATION_SHIFT: u32 = 52;
+/// Generations before they wrap (12 bits; 0 is never used).
+const GENERATION_MASK: u64 = 0xfff;
 
 impl Table {
     /// A table of about `mib` MiB (at least one cluster).
@@ -193,7 +223,7 @@ impl Table {
                 for t in 0..CLUSTER {
                     let w = data(cluster, t)[2];
                     let a = if is_live(w, generation) {
-                        (w >> 16) & AMOUNT_MASK
+                        (w >> AMOUNT_SHIFT) & AMOUNT_MASK
                     } else {
                         0
                     };
@@ -201,7 +231,7 @@ impl Table {
                         target = (a, t);
                     }
                 }
-                let amount = (e[2] >> 16) & AMOUNT_MASK;
+                let amount = (e[2] >> AMOUNT_SHIFT) & AMOUNT_MASK;
                 if target.0 >= amount {
                     continue;
                 }
@@ -230,10 +260,19 @@ impl Table {
     /// them), a disproof with a hand holding at least as much, or the entry
     /// of this very hand.
     pub fn lookup(&self, key: u64, hand: PackedHand) -> Option<Found> {
+        self.lookup_with_floors(key, hand, usize::MAX).found
+    }
+
+    /// [`lookup`](Self::lookup) of a position at `ply`, and the floors the
+    /// unsolved entries of other hands stored from plies up to `ply` give
+    /// (see [`Lookup`]).
+    pub fn lookup_with_floors(&self, key: u64, hand: PackedHand, ply: usize) -> Lookup {
         let start = self.cluster_start(key);
         let cluster = &self.words[start..start + CLUSTER * WORDS];
         let mut exact = None;
         let mut proof = None;
+        let (mut pn_floor, mut dn_floor) = (0, 0);
+        let mut old = false;
         for slot in 0..CLUSTER {
             if cluster[slot] != key {
                 continue;
@@ -251,20 +290,39 @@ impl Table {
                 continue;
             }
             if found.dn == 0 && hand.is_subset_of(h) {
-                return Some(found);
+                return Lookup {
+                    found: Some(found),
+                    pn_floor: 0,
+                    dn_floor: 0,
+                    old: false,
+                };
             }
+            let shallower = entry_depth(e[2]) <= (ply as u64).min(DEPTH_MASK);
             if h == hand {
                 exact = Some(found);
+                old = entry_depth(e[2]) < (ply as u64).min(DEPTH_MASK);
+            } else if found.pn != 0 && found.dn != 0 && found.len == 0 && shallower {
+                if hand.is_subset_of(h) {
+                    pn_floor = pn_floor.max(found.pn);
+                } else if h.is_subset_of(hand) {
+                    dn_floor = dn_floor.max(found.dn);
+                }
             }
         }
-        proof.or(exact)
+        Lookup {
+            found: proof.or(exact),
+            pn_floor,
+            dn_floor,
+            old: proof.is_none() && old,
+        }
     }
 
-    /// Stores what is known of a position; `amount` is the work it took.
-    /// A proof or disproof removes the entries of the same board it makes
-    /// redundant; it is never overwritten by a non-terminal value, and a
-    /// proof keeps the shorter of its lengths.
-    pub fn store(&mut self, key: u64, hand: PackedHand, found: Found, amount: u64) {
+    /// Stores what is known of a position reached at ply `depth`; `amount`
+    /// is the work it took. A proof or disproof removes the entries of the
+    /// same board it makes redundant; it is never overwritten by a
+    /// non-terminal value, and a proof keeps the shorter of its lengths, an
+    /// entry the least of its depths.
+    pub fn store(&mut self, key: u64, hand: PackedHand, found: Found, amount: u64, depth: usize) {
         if self.active < self.clusters && self.used * GROW_LOAD_DIV > self.active * CLUSTER {
             self.grow();
         }
@@ -300,7 +358,7 @@ impl Table {
                 }
             }
             let a = if live(e[2]) {
-                (e[2] >> 16) & AMOUNT_MASK
+                (e[2] >> AMOUNT_SHIFT) & AMOUNT_MASK
             } else {
                 0
             };
@@ -317,13 +375,21 @@ impl Table {
         self.used = used;
         e[0] = hand.0;
         let old = unpack(e);
-        let len = if target.is_some() && old.pn == 0 && found.pn == 0 && live(e[2]) {
+        let same = target.is_some() && live(e[2]);
+        let len = if same && old.pn == 0 && found.pn == 0 {
             found.len.min(old.len)
         } else {
             found.len
         };
+        let len = (len as u64).min(LEN_MASK);
+        let depth = (depth as u64).min(DEPTH_MASK);
+        let depth = if same {
+            depth.min(entry_depth(e[2]))
+        } else {
+            depth
+        };
         e[1] = found.pn as u64 | (found.dn as u64) << 32;
-        e[2] = len as u64 | amount << 16 | generation << GENERATION_SHIFT;
+        e[2] = len | amount << AMOUNT_SHIFT | depth << DEPTH_SHIFT | generation << GENERATION_SHIFT;
     }
 
     /// Permille of the entries in use.
@@ -335,7 +401,13 @@ impl Table {
 /// Whether the data word `w` (the third) is a live entry of `generation`.
 #[inline]
 fn is_live(w: u64, generation: u64) -> bool {
-    w & (AMOUNT_MASK << 16) != 0 && w >> GENERATION_SHIFT == generation
+    w & (AMOUNT_MASK << AMOUNT_SHIFT) != 0 && w >> GENERATION_SHIFT == generation
+}
+
+/// The depth (least ply stored from) of the data word `w` (the third).
+#[inline]
+fn entry_depth(w: u64) -> u64 {
+    (w >> DEPTH_SHIFT) & DEPTH_MASK
 }
 
 /// The cluster of `key` among `clusters`.
@@ -363,7 +435,7 @@ fn unpack(e: &[u64]) -> Found {
     Found {
         pn: e[1] as u32,
         dn: (e[1] >> 32) as u32,
-        len: e[2] as u16,
+        len: (e[2] & LEN_MASK) as u16,
         hand: PackedHand(e[0]),
     }
 }
@@ -403,7 +475,7 @@ mod tests {
             len: 3,
             hand: g,
         };
-        t.store(42, g, proven, 10);
+        t.store(42, g, proven, 10, 0);
         assert_eq!(t.lookup(42, gs), Some(proven));
         assert_eq!(t.lookup(42, PackedHand(0)), None);
         let disproven = Found {
@@ -412,7 +484,7 @@ mod tests {
             len: 0,
             hand: gs,
         };
-        t.store(7, gs, disproven, 10);
+        t.store(7, gs, disproven, 10, 0);
         assert_eq!(t.lookup(7, g), Some(disproven));
         assert_eq!(t.lookup(7, hand(&[(PieceType::ROOK, 1)])), None);
     }
@@ -432,7 +504,13 @@ mod tests {
             hand: PackedHand(i as u64 % 3),
         };
         for i in 0..n {
-            t.store(key(i), PackedHand(i as u64 % 3), found(i), 1 + i as u64 % 5);
+            t.store(
+                key(i),
+                PackedHand(i as u64 % 3),
+                found(i),
+                1 + i as u64 % 5,
+                0,
+            );
         }
         assert_eq!(t.active, t.clusters);
         let kept = (0..n)
