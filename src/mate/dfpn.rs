@@ -105,11 +105,15 @@ const FLOOR_PN: bool = true;
 /// empty: the dn floors feed each other round the OR nodes' sums).
 const FLOOR_DN: bool = false;
 /// Whether the floors raise the numbers of the node's own entry too (else
-/// only a node without its own entry starts from them). On: setsugekka
-/// 13.0 M nodes, astral-traveler 1.89 M, act-no-yume 1.78 M, but meta-800
-/// 16.4 M, bokusui-38-h 5.09 M, sekitoba-478 2.95 M (45.7 M -> 48.9 M over
-/// the nine long problems).
-const RAISE_EXACT: bool = false;
+/// only a node without its own entry starts from them). Without
+/// double-count elimination: 45.7 M -> 48.9 M nodes over the nine long
+/// problems (meta-800 11.4 M -> 16.4 M). With it (session 12, before ->
+/// after): setsugekka 12.6 M -> 12.5 M, muso-1 3.37 M -> 3.32 M,
+/// bokusui-38-h 4.05 M -> 3.32 M, sekitoba-478 2.35 M -> 1.34 M,
+/// sekitoba-470 2.87 M -> 5.95 M (worse), setsugekka-256 142 k -> 150 k,
+/// meta-800 12.0 M -> 10.2 M, astral-traveler 2.46 M -> 2.15 M,
+/// act-no-yume 1.94 M -> 1.96 M (41.8 M -> 40.9 M).
+const RAISE_EXACT: bool = true;
 /// The threshold controlling algorithm (see [`Dfpn::search_node`]). On:
 /// setsugekka 17.2 M -> 19.5 M nodes, setsugekka-256 139 k -> 269 k.
 const TCA: bool = false;
