@@ -45,6 +45,12 @@
 //!
 //! Proof and disproof pieces ([`super::pieces`]) are computed when a node
 //! is solved and stored with it.
+//!
+//! Non-terminal superiority: an unsolved entry of the same board whose
+//! hand holds at least the node's gives the node's pn a floor (`Hints`).
+//! Double-count elimination (`Dfpn::eliminate_double_count`): a node
+//! whose subtree is reached from two children of an OR node on the path
+//! makes that node add their dn by the largest instead of the sum.
 
 use super::keys::{self, ChildKeys};
 use super::pieces;
