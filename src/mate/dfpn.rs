@@ -45,6 +45,12 @@
 //!
 //! Proof and disproof pieces ([`super::pieces`]) are computed when a node
 //! is solved and stored with it.
+//!
+//! Non-terminal superiority: an unsolved entry of the same board whose
+//! hand holds at least the node's gives the node's pn a floor (`Hints`).
+//! Double-count elimination (`Dfpn::eliminate_double_count`): a node
+//! whose subtree is reached from two children of an OR node on the path
+//! makes that node add their dn by the largest instead of the sum.
 
 use super::keys::{self, ChildKeys};
 use super::pieces;
@@ -90,6 +96,81 @@ const HIDDEN_PER_POINT: u32 = 8;
 const CHAIN_SQUARE_DROPS: bool = true;
 /// Nodes between two polls of the clock and the stop flag.
 const POLL_INTERVAL: u64 = 4096;
+
+/// Whether the unsolved entries of the same board with a hand holding at
+/// least the node's give its pn a floor (non-terminal superiority, see
+/// [`super::table::Lookup`]). Session 12, proof nodes at MateHash 2048
+/// without -> with: setsugekka 38.2 M -> 17.2 M, muso-1 4.47 M -> 3.31 M,
+/// bokusui-38-h 5.38 M -> 2.99 M, sekitoba-478 4.35 M -> 2.20 M,
+/// sekitoba-470 13.4 M -> 4.07 M, setsugekka-256 281 k -> 139 k,
+/// astral-traveler 2.86 M -> 2.41 M, act-no-yume 2.04 M -> 1.98 M;
+/// meta-800 10.6 M -> 11.4 M (worse).
+const FLOOR_PN: bool = true;
+/// Whether the entries with a hand the node's holds give its dn a floor
+/// (on: setsugekka not proven in 90 s, 72 M nodes with the table almost
+/// empty: the dn floors feed each other round the OR nodes' sums).
+const FLOOR_DN: bool = false;
+/// Whether the floors raise the numbers of the node's own entry too (else
+/// only a node without its own entry starts from them). Without
+/// double-count elimination: 45.7 M -> 48.9 M nodes over the nine long
+/// problems (meta-800 11.4 M -> 16.4 M). With it (session 12, before ->
+/// after): setsugekka 12.6 M -> 12.5 M, muso-1 3.37 M -> 3.32 M,
+/// bokusui-38-h 4.05 M -> 3.32 M, sekitoba-478 2.35 M -> 1.34 M,
+/// sekitoba-470 2.87 M -> 5.95 M (worse), setsugekka-256 142 k -> 150 k,
+/// meta-800 12.0 M -> 10.2 M, astral-traveler 2.46 M -> 2.15 M,
+/// act-no-yume 1.94 M -> 1.96 M (41.8 M -> 40.9 M).
+const RAISE_EXACT: bool = true;
+/// The threshold controlling algorithm (see [`Dfpn::search_node`]). On:
+/// setsugekka 17.2 M -> 19.5 M nodes, setsugekka-256 139 k -> 269 k.
+const TCA: bool = false;
+/// Double-count elimination (see [`Dfpn::eliminate_double_count`]).
+const DOUBLE_COUNT: bool = true;
+/// Whether a node looks for a double count only for the first child it
+/// searches (as KomoringHeights), else for every child it searches again.
+const DOUBLE_COUNT_ONCE: bool = true;
+/// Whether double counts of dn at OR nodes are eliminated.
+const DOUBLE_COUNT_OR: bool = true;
+/// Whether double counts of pn at AND nodes are eliminated.
+const DOUBLE_COUNT_AND: bool = false;
+/// How much the summed number may grow from a node to its parent on the
+/// way up the table's links before the double count is deemed negligible
+/// (KomoringHeights: 3 of its units).
+const DOUBLE_COUNT_SLACK: u64 = 3;
+/// Whether the floors come only from entries stored from plies up to the
+/// node's (a deeper entry's numbers may include the node's own, a loop).
+/// Off: setsugekka 16.1 M nodes, bokusui-38-h 2.38 M, sekitoba-478 1.99 M,
+/// but meta-800 14.2 M (46.4 M over the nine long problems against 45.7 M).
+const FLOORS_FROM_SHALLOWER: bool = true;
+
+/// What the table's other entries of a node's board tell of it: floors of
+/// its numbers from the entries of other hands (0: none), and whether its
+/// own unsolved entry was stored from a ply nearer the root (an "old
+/// child" of the threshold controlling algorithm).
+#[derive(Clone, Copy, Debug, Default)]
+struct Hints {
+    pn: u32,
+    dn: u32,
+    old: bool,
+}
+
+impl Hints {
+    /// Whether any floor is set.
+    fn any(self) -> bool {
+        self.pn != 0 || self.dn != 0
+    }
+
+    /// `v` with its numbers raised to the floors (an unsolved `v` only).
+    fn raise(self, v: NodeValue) -> NodeValue {
+        if v.is_terminal() {
+            return v;
+        }
+        NodeValue {
+            pn: v.pn.max(self.pn),
+            dn: v.dn.max(self.dn),
+            ..v
+        }
+    }
+}
 
 /// The result of searching a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -202,11 +283,30 @@ struct Child {
     /// Whether an alike move before it is unresolved: the node then counts
     /// and searches without it (see [`link_alike`]).
     hidden: bool,
-    /// Whether the table did not know it when its node was expanded.
+    /// Whether the table did not know it when its node was expanded (and it
+    /// was not searched since).
     fresh: bool,
+    /// Whether its unsolved entry was stored from a ply nearer the root
+    /// (see [`Hints`]).
+    old: bool,
+    /// Its board key and attacker hand.
+    board: u64,
+    hand: PackedHand,
+    /// Its [`node_id`].
+    id: u64,
 }
 
 impl Child {
+    /// The child by `mv` with keys `keys`.
+    fn with_keys(mv: Move, value: NodeValue, keys: &ChildKeys) -> Child {
+        Child {
+            board: keys.board,
+            hand: keys.hand,
+            id: node_id(keys.board, keys.hand),
+            ..Child::new(mv, value)
+        }
+    }
+
     fn new(mv: Move, value: NodeValue) -> Child {
         Child {
             mv,
@@ -214,6 +314,10 @@ impl Child {
             next: 0,
             hidden: false,
             fresh: false,
+            old: false,
+            board: 0,
+            hand: PackedHand::EMPTY,
+            id: 0,
         }
     }
 }
@@ -249,7 +353,36 @@ pub struct Dfpn<'t> {
     replies_checks: MoveList,
     /// The keys of the children by `moves`.
     keys: Vec<ChildKeys>,
+    /// The nodes of the current path being searched, root first (see
+    /// [`Frame`]).
+    trail: Vec<Frame>,
+    /// The index in `trail` of each of its nodes, by [`node_id`].
+    trail_index: HashMap<u64, usize, BuildHasherDefault<KeyHasher>>,
+    /// The threshold controlling algorithm's count (see
+    /// [`search_node`](Self::search_node)): while it is above 0, nodes search
+    /// past their thresholds.
+    extend: u32,
 }
+
+/// A node of the current path being searched.
+struct Frame {
+    board: u64,
+    hand: PackedHand,
+    ply: usize,
+    /// The ids of its children whose numbers it sums by their largest
+    /// (found by [`Dfpn::eliminate_double_count`] below it).
+    by_max: Vec<u64>,
+}
+
+/// The id of the node with board key `board` and attacker hand `hand` (one
+/// key for both, as the table has them apart).
+#[inline]
+fn node_id(board: u64, hand: PackedHand) -> u64 {
+    board ^ hand.0.wrapping_mul(NODE_ID_MULTIPLIER)
+}
+
+/// Mixes the hand into [`node_id`] (a 64-bit odd constant).
+const NODE_ID_MULTIPLIER: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// Hashes a Zobrist key as itself (it is random already).
 #[derive(Default)]
@@ -281,6 +414,31 @@ fn add(a: u32, b: u32) -> u32 {
     (a as u64 + b as u64).min(SAT as u64) as u32
 }
 
+/// The thresholds of the child to search (numbers `c`, the second best
+/// child's number `second`) of a node with numbers `v` and thresholds
+/// `th`: the 1+ε trick on the minimum, the rest of the threshold on the
+/// sum. A child summed by the largest (`max_part`, the largest of those
+/// numbers) needs only what the summed children leave.
+fn child_thresholds(
+    or_node: bool,
+    v: NodeValue,
+    c: NodeValue,
+    second: u32,
+    max_part: Option<u32>,
+    th: (u32, u32),
+) -> (u32, u32) {
+    let (thpn, thdn) = th;
+    let rest = |th: u32, sum: u32, own: u32| {
+        let others = sum.saturating_sub(max_part.unwrap_or(own));
+        th.saturating_sub(others)
+    };
+    if or_node {
+        (widen(second, thpn), rest(thdn, v.dn, c.dn))
+    } else {
+        (rest(thpn, v.pn, c.pn), widen(second, thdn))
+    }
+}
+
 /// `base * (1 + ε) + 1`, at most `cap`.
 #[inline]
 fn widen(base: u32, cap: u32) -> u32 {
@@ -304,6 +462,9 @@ impl<'t> Dfpn<'t> {
             moves: MoveList::new(),
             replies_checks: MoveList::new(),
             keys: Vec::new(),
+            extend: 0,
+            trail: Vec::new(),
+            trail_index: HashMap::default(),
         }
     }
 
@@ -344,24 +505,46 @@ impl<'t> Dfpn<'t> {
     }
 
     /// What the table knows of `pos` at `ply`, within the length limit.
-    fn probe_at(&self, pos: &Position, ply: usize) -> Option<NodeValue> {
+    fn probe_at(&self, pos: &Position, ply: usize) -> (Option<NodeValue>, Hints) {
         let hand = PackedHand::new(pos.hand(self.attacker));
         self.probe_keys_at(board_key(pos), hand, ply)
     }
 
     /// What the table knows of the board `board` with attacker hand `hand`
-    /// at `ply`, within the length limit.
-    fn probe_keys_at(&self, board: u64, hand: PackedHand, ply: usize) -> Option<NodeValue> {
-        let v = NodeValue::from_found(self.table.lookup(board, hand)?);
+    /// at `ply`, within the length limit: the entry, and the floors of the
+    /// entries of other hands (see [`super::table::Lookup`]).
+    fn probe_keys_at(
+        &self,
+        board: u64,
+        hand: PackedHand,
+        ply: usize,
+    ) -> (Option<NodeValue>, Hints) {
+        let floor_ply = if FLOORS_FROM_SHALLOWER {
+            ply
+        } else {
+            usize::MAX
+        };
+        let lookup = self.table.lookup_with_floors(board, hand, floor_ply);
+        let floors = Hints {
+            pn: if FLOOR_PN { lookup.pn_floor } else { 0 },
+            dn: if FLOOR_DN { lookup.dn_floor } else { 0 },
+            old: lookup.old,
+        };
+        let Some(found) = lookup.found else {
+            return (None, floors);
+        };
+        let v = NodeValue::from_found(found);
         let left = self.limit.saturating_sub(ply);
         if v.pn == 0 {
-            return (v.len as usize <= left).then_some(v);
+            return ((v.len as usize <= left).then_some(v), floors);
         }
         if v.dn != 0 && v.len as usize > left {
             // A stored bound: no mate within `len - 1` plies.
-            return Some(NodeValue::DEPTH_CUT);
+            return (Some(NodeValue::DEPTH_CUT), Hints::default());
         }
-        Some(NodeValue { len: 0, ..v })
+        let v = NodeValue { len: 0, ..v };
+        let v = if RAISE_EXACT { floors.raise(v) } else { v };
+        (Some(v), floors)
     }
 
     fn store(&mut self, pos: &Position, v: NodeValue, amount: u64) {
@@ -373,6 +556,19 @@ impl<'t> Dfpn<'t> {
     /// of the mate's length (no mate within `len - 1` plies); a
     /// non-terminal entry otherwise has `len` 0.
     fn store_at(&mut self, pos: &Position, v: NodeValue, amount: u64, ply: usize) {
+        self.store_from(pos, v, amount, ply, None);
+    }
+
+    /// [`store_at`](Self::store_at), with the parent (board key and hand)
+    /// `pos` was searched from.
+    fn store_from(
+        &mut self,
+        pos: &Position,
+        v: NodeValue,
+        amount: u64,
+        ply: usize,
+        parent: Option<(u64, PackedHand)>,
+    ) {
         let repetition = v.rep_start != NO_REPETITION;
         if v.dn == 0 && repetition && (!v.holds_at(ply) || self.capped) {
             return;
@@ -401,7 +597,8 @@ impl<'t> Dfpn<'t> {
             len: v.len,
             hand,
         };
-        self.table.store(board_key(pos), hand, found, amount);
+        self.table
+            .store(board_key(pos), hand, found, amount, ply, parent);
     }
 
     /// Stores a proof of `pos` with mate length `len`, protected from
@@ -425,6 +622,20 @@ impl<'t> Dfpn<'t> {
         thdn: u32,
         poll: &mut dyn Poll,
     ) -> NodeValue {
+        self.extend = 0;
+        self.mid_node(pos, ply, thpn, thdn, poll)
+    }
+
+    /// [`mid`](Self::mid) within a search (the threshold controlling
+    /// algorithm's count kept).
+    fn mid_node(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        thpn: u32,
+        thdn: u32,
+        poll: &mut dyn Poll,
+    ) -> NodeValue {
         self.nodes += 1;
         if self.nodes >= self.next_poll {
             self.next_poll = self.nodes + self.poll_interval;
@@ -432,7 +643,8 @@ impl<'t> Dfpn<'t> {
                 self.stopped = true;
             }
         }
-        let known = self.probe_at(pos, ply);
+        let (known, floors) = self.probe_at(pos, ply);
+        let known = known.or_else(|| floors.any().then(|| floors.raise(NodeValue::unknown(1, 1))));
         if let Some(v) = known
             && (v.is_terminal() || v.pn >= thpn || v.dn >= thdn || self.stopped)
         {
@@ -455,6 +667,7 @@ impl<'t> Dfpn<'t> {
     /// it) until it is solved or the search stops: re-proves a position
     /// whose children's entries were replaced.
     pub fn prove_again(&mut self, pos: &Position, ply: usize, poll: &mut dyn Poll) -> NodeValue {
+        self.extend = 0;
         self.search_node(pos, ply, INF, INF, poll)
     }
 
@@ -468,6 +681,79 @@ impl<'t> Dfpn<'t> {
         poll: &mut dyn Poll,
     ) -> NodeValue {
         let or_node = pos.side_to_move() == self.attacker;
+        let mut children = self.expand(pos, ply, or_node);
+        let start = self.nodes;
+        let key = pos.key();
+        self.enter(key, ply);
+        let parent = self
+            .trail
+            .last()
+            .filter(|f| f.ply + 1 == ply)
+            .map(|f| (f.board, f.hand));
+        let frame = self.push_frame(pos, ply);
+        // The threshold controlling algorithm (TCA, Kishimoto): a child
+        // whose entry comes from a shallower visit may hold numbers that
+        // depend on this very node (a loop through the table), so the node
+        // searches past its thresholds until a new node is expanded below
+        // it, then returns to the node that extended.
+        let outer_extend = self.extend;
+        if TCA
+            && children
+                .iter()
+                .any(|c| c.old && !c.hidden && !c.value.is_terminal())
+        {
+            self.extend += 1;
+        }
+        let mut searched = false;
+        let value = loop {
+            let (v, max_part) = aggregate(&children, or_node, &self.trail[frame].by_max);
+            if v.is_terminal() || self.stopped {
+                break v;
+            }
+            if searched && self.extend == 0 && outer_extend > 0 {
+                break v;
+            }
+            let (thpn, thdn) = self.extended(v, (thpn, thdn));
+            if v.pn >= thpn || v.dn >= thdn {
+                break v;
+            }
+            let (best, second) = select(&children, or_node);
+            let by_max = in_max(&children[best], &self.trail[frame].by_max);
+            let part = by_max.then_some(max_part);
+            let (cthpn, cthdn) =
+                child_thresholds(or_node, v, children[best].value, second, part, (thpn, thdn));
+            let child = pos.play(children[best].mv);
+            if children[best].fresh {
+                children[best].fresh = false;
+                self.extend = self.extend.saturating_sub(1);
+            } else if DOUBLE_COUNT && !(DOUBLE_COUNT_ONCE && searched) {
+                self.eliminate_double_count(&children[best], or_node);
+            }
+            let cv = self.mid_node(&child, ply + 1, cthpn, cthdn, poll);
+            searched = true;
+            children[best].value = cv;
+            if cv.is_terminal() {
+                reveal_next(&mut children, best);
+            }
+        };
+        self.extend = self.extend.min(outer_extend);
+        self.pop_frame();
+        self.leave(key);
+        let value = if value.is_terminal() && value.is_absolute() {
+            NodeValue {
+                hand: final_hand(pos, &children, or_node),
+                ..value
+            }
+        } else {
+            value
+        };
+        self.store_from(pos, value, self.nodes - start + 1, ply, parent);
+        value
+    }
+
+    /// The children of `pos` (at `ply`) with their numbers, ordered, alike
+    /// moves chained and (at an AND node) the obvious replies resolved.
+    fn expand(&mut self, pos: &Position, ply: usize, or_node: bool) -> Vec<Child> {
         let mut children = if or_node {
             self.expand_or(pos, ply)
         } else {
@@ -479,53 +765,101 @@ impl<'t> Dfpn<'t> {
         if !or_node {
             self.resolve_obvious(pos, &mut children, ply);
         }
-        let start = self.nodes;
-        let key = pos.key();
-        self.enter(key, ply);
-        let value = loop {
-            let v = aggregate(&children, or_node);
-            if v.is_terminal() || v.pn >= thpn || v.dn >= thdn || self.stopped {
-                break v;
-            }
-            let (best, second) = select(&children, or_node);
-            let c = children[best].value;
-            let (cthpn, cthdn) = if or_node {
-                let cthpn = widen(second, thpn);
-                let cthdn = (thdn as u64 - v.dn as u64 + c.dn as u64).min(INF as u64) as u32;
-                (cthpn, cthdn)
-            } else {
-                let cthdn = widen(second, thdn);
-                let cthpn = (thpn as u64 - v.pn as u64 + c.pn as u64).min(INF as u64) as u32;
-                (cthpn, cthdn)
-            };
-            let child = pos.play(children[best].mv);
-            let cv = self.mid(&child, ply + 1, cthpn, cthdn, poll);
-            children[best].value = cv;
-            if cv.is_terminal() {
-                reveal_next(&mut children, best);
-            }
-        };
-        self.leave(key);
-        let value = if value.is_terminal() && value.is_absolute() {
-            NodeValue {
-                hand: final_hand(pos, &children, or_node),
-                ..value
-            }
+        children
+    }
+
+    /// The thresholds of a node whose numbers are `v`: its own `base`, or
+    /// past its numbers while the threshold controlling algorithm extends.
+    fn extended(&self, v: NodeValue, base: (u32, u32)) -> (u32, u32) {
+        if self.extend > 0 {
+            (base.0.max(add(v.pn, 1)), base.1.max(add(v.dn, 1)))
         } else {
-            value
-        };
-        self.store_at(pos, value, self.nodes - start + 1, ply);
-        value
+            base
+        }
+    }
+
+    /// Puts `pos` (at `ply`) on the trail; returns its index.
+    fn push_frame(&mut self, pos: &Position, ply: usize) -> usize {
+        let board = board_key(pos);
+        let hand = PackedHand::new(pos.hand(self.attacker));
+        let index = self.trail.len();
+        self.trail.push(Frame {
+            board,
+            hand,
+            ply,
+            by_max: Vec::new(),
+        });
+        self.trail_index.insert(node_id(board, hand), index);
+        index
+    }
+
+    /// Undoes [`push_frame`](Self::push_frame).
+    fn pop_frame(&mut self) {
+        if let Some(f) = self.trail.pop() {
+            self.trail_index.remove(&node_id(f.board, f.hand));
+        }
+    }
+
+    /// Double-count elimination (as in KomoringHeights): follows the
+    /// table's parent links up from `child` (of the node on top of the
+    /// trail, an OR node if `or_node`). When they lead to a node of the
+    /// current path other than through this node, `child`'s subtree is also
+    /// below another child of that node (the branch root), so that node's
+    /// sum counts the shared part twice: it then sums those two children by
+    /// their largest number instead. The way up stops where the summed
+    /// number grows by more than [`DOUBLE_COUNT_SLACK`] (other branches
+    /// dominate it there) or at a link the table lacks.
+    fn eliminate_double_count(&mut self, child: &Child, or_node: bool) {
+        let me = self.trail.len() - 1;
+        let (my_board, my_hand) = (self.trail[me].board, self.trail[me].hand);
+        let (mut board, mut hand) = (child.board, child.hand);
+        let (mut last_pn, mut last_dn) = (u64::from(INF), u64::from(INF));
+        let (mut pn_flag, mut dn_flag) = (true, true);
+        let mut parent_or = or_node;
+        for step in 0..=me {
+            let Some(link) = self.table.parent(board, hand) else {
+                return;
+            };
+            if step == 0 && link.board == my_board && link.hand == my_hand {
+                return;
+            }
+            pn_flag &= u64::from(link.pn) <= last_pn + DOUBLE_COUNT_SLACK;
+            dn_flag &= u64::from(link.dn) <= last_dn + DOUBLE_COUNT_SLACK;
+            if let Some(&root) = self.trail_index.get(&node_id(link.board, link.hand)) {
+                if (parent_or && dn_flag && DOUBLE_COUNT_OR)
+                    || (!parent_or && pn_flag && DOUBLE_COUNT_AND)
+                {
+                    let on_path = match self.trail.get(root + 1) {
+                        Some(f) => node_id(f.board, f.hand),
+                        None => child.id,
+                    };
+                    let by_max = &mut self.trail[root].by_max;
+                    for id in [node_id(board, hand), on_path] {
+                        if !by_max.contains(&id) {
+                            by_max.push(id);
+                        }
+                    }
+                }
+                return;
+            }
+            if !pn_flag && !dn_flag {
+                return;
+            }
+            (board, hand) = (link.board, link.hand);
+            (last_pn, last_dn) = (u64::from(link.pn), u64::from(link.dn));
+            parent_or = !parent_or;
+        }
     }
 
     /// What is known of a child (keys `child`, at `ply`) without searching
-    /// it: a repetition, or its entry.
-    fn initial(&mut self, child: &ChildKeys, ply: usize) -> Option<NodeValue> {
+    /// it: a repetition, or its entry; else the floors of its numbers.
+    fn initial(&mut self, child: &ChildKeys, ply: usize) -> (Option<NodeValue>, Hints) {
         if let Some(rep_start) = self.on_path(child.key) {
-            return Some(NodeValue {
+            let v = NodeValue {
                 rep_start,
                 ..NodeValue::REPETITION
-            });
+            };
+            return (Some(v), Hints::default());
         }
         self.probe_keys_at(child.board, child.hand, ply)
     }
@@ -551,30 +885,40 @@ impl<'t> Dfpn<'t> {
         for i in 0..self.moves.len() {
             let mv = self.moves.as_slice()[i];
             let keys = self.keys[i];
-            let value = match self.initial(&keys, ply + 1) {
-                Some(v) => v,
-                None => {
-                    let child = pos.play(mv);
-                    let replies = count_legal_moves(&child) as u32;
-                    if replies == 0 {
-                        let mated = NodeValue {
-                            hand: pieces::and_proof(&child, PackedHand::EMPTY),
-                            ..NodeValue::PROVEN
-                        };
-                        self.store(&child, mated, 1);
-                        mated
-                    } else {
-                        NodeValue::unknown(replies, 1)
-                    }
-                }
+            let child = match self.initial(&keys, ply + 1) {
+                (Some(v), hints) => Child {
+                    old: hints.old,
+                    ..Child::with_keys(mv, v, &keys)
+                },
+                (None, floors) => Child {
+                    fresh: true,
+                    ..Child::with_keys(mv, self.new_check(pos, mv, floors), &keys)
+                },
             };
-            let proven = value.pn == 0;
-            children.push(Child::new(mv, value));
+            let proven = child.value.pn == 0;
+            children.push(child);
             if proven {
                 break;
             }
         }
         children
+    }
+
+    /// The numbers of the new child of the check `mv` from `pos`: a proof
+    /// (stored) when the defender has no reply, else pn = its number of
+    /// replies (raised to the floors), dn = 1.
+    fn new_check(&mut self, pos: &Position, mv: Move, floors: Hints) -> NodeValue {
+        let child = pos.play(mv);
+        let replies = count_legal_moves(&child) as u32;
+        if replies == 0 {
+            let mated = NodeValue {
+                hand: pieces::and_proof(&child, PackedHand::EMPTY),
+                ..NodeValue::PROVEN
+            };
+            self.store(&child, mated, 1);
+            return mated;
+        }
+        floors.raise(NodeValue::unknown(replies, 1))
     }
 
     /// The value of the new attacker's node `pos` (at `ply`) when it is
@@ -636,14 +980,17 @@ impl<'t> Dfpn<'t> {
         for i in 0..self.moves.len() {
             let mv = self.moves.as_slice()[i];
             let keys = self.keys[i];
-            let (value, fresh) = match self.initial(&keys, ply + 1) {
-                Some(v) => (v, false),
-                None => (NodeValue::unknown(1, 1), true),
+            let child = match self.initial(&keys, ply + 1) {
+                (Some(v), hints) => Child {
+                    old: hints.old,
+                    ..Child::with_keys(mv, v, &keys)
+                },
+                (None, floors) => Child {
+                    fresh: true,
+                    ..Child::with_keys(mv, floors.raise(NodeValue::unknown(1, 1)), &keys)
+                },
             };
-            children.push(Child {
-                fresh,
-                ..Child::new(mv, value)
-            });
+            children.push(child);
         }
         // Drops last, grouped by square (see `aggregate`).
         let rank = |m: Move| {
@@ -712,122 +1059,154 @@ pub fn checks(pos: &Position) -> MoveList {
     list
 }
 
-/// The node's numbers from its children's.
-fn aggregate(children: &[Child], or_node: bool) -> NodeValue {
+/// The node's numbers from its children's; the children whose ids are in
+/// `by_max` add only the largest of their numbers to the sum (dn at an OR
+/// node, pn at an AND node; see [`Dfpn::eliminate_double_count`]). Also
+/// that largest number (0: none).
+fn aggregate(children: &[Child], or_node: bool, by_max: &[u64]) -> (NodeValue, u32) {
     if or_node {
-        if children.is_empty() {
-            return NodeValue::DISPROVEN;
+        aggregate_or(children, by_max)
+    } else {
+        aggregate_and(children, by_max)
+    }
+}
+
+/// Whether `c` is among the children summed by their largest number.
+#[inline]
+fn in_max(c: &Child, by_max: &[u64]) -> bool {
+    !by_max.is_empty() && by_max.contains(&c.id)
+}
+
+/// [`aggregate`] at an OR node.
+fn aggregate_or(children: &[Child], by_max: &[u64]) -> (NodeValue, u32) {
+    if children.is_empty() {
+        return (NodeValue::DISPROVEN, 0);
+    }
+    let mut pn = INF;
+    let mut dn = 0u32;
+    let mut max_part = 0u32;
+    let mut len = u16::MAX;
+    let mut rep_start = NO_REPETITION;
+    let mut depth_limited = false;
+    let mut hidden = 0u32;
+    for c in children {
+        if c.hidden {
+            hidden += 1;
+            continue;
         }
-        let mut pn = INF;
-        let mut dn = 0u32;
-        let mut len = u16::MAX;
-        let mut rep_start = NO_REPETITION;
-        let mut depth_limited = false;
-        let mut hidden = 0u32;
-        for c in children {
-            if c.hidden {
-                hidden += 1;
-                continue;
-            }
-            pn = pn.min(c.value.pn);
+        pn = pn.min(c.value.pn);
+        if c.value.dn != INF && in_max(c, by_max) {
+            max_part = max_part.max(c.value.dn);
+        } else {
             dn = if c.value.dn == INF || dn == INF {
                 INF
             } else {
                 add(dn, c.value.dn)
             };
-            if c.value.pn == 0 {
-                len = len.min(c.value.len.saturating_add(1));
-            }
-            rep_start = rep_start.min(c.value.rep_start);
-            depth_limited |= c.value.depth_limited;
         }
-        if pn == 0 {
-            return NodeValue {
-                len,
-                ..NodeValue::PROVEN
-            };
+        if c.value.pn == 0 {
+            len = len.min(c.value.len.saturating_add(1));
         }
-        let dn = if dn == INF { SAT } else { dn };
-        let dn = add(dn, hidden_penalty(hidden));
-        NodeValue {
-            pn,
-            dn,
-            len: 0,
-            rep_start: if dn == 0 { rep_start } else { NO_REPETITION },
-            depth_limited: dn == 0 && depth_limited,
-            hand: PackedHand::EMPTY,
-        }
-    } else {
-        if children.is_empty() {
-            return NodeValue::PROVEN;
-        }
-        let mut pn = 0u32;
-        let mut dn = INF;
-        let mut len = 0u16;
-        // The best disproof among the children: the one depending on the
-        // deepest repetition (none best), then one without the length limit.
-        let mut disproof: Option<(u32, bool)> = None;
-        // Interpositions by drops on one square count once (their largest
-        // pn): they are alike, and summing them would make every distant
-        // check look hopeless. Exact for proofs: the max is 0 only when all
-        // are 0.
-        let mut group: Option<(Square, u32)> = None;
-        let sum = |pn: u32, n: u32| {
-            if n == INF || pn == INF {
-                INF
-            } else {
-                add(pn, n)
-            }
+        rep_start = rep_start.min(c.value.rep_start);
+        depth_limited |= c.value.depth_limited;
+    }
+    if pn == 0 {
+        let v = NodeValue {
+            len,
+            ..NodeValue::PROVEN
         };
-        let mut hidden = 0u32;
-        for c in children {
-            if c.hidden {
-                hidden += 1;
-                continue;
-            }
-            dn = dn.min(c.value.dn);
-            if c.value.dn == 0 {
-                let rank = (c.value.rep_start, !c.value.depth_limited);
-                disproof = disproof.max(Some(rank));
-            }
-            len = len.max(c.value.len.saturating_add(1));
-            if c.mv.is_drop() {
-                match group {
-                    Some((sq, max)) if sq == c.mv.to() => {
-                        group = Some((sq, max.max(c.value.pn)));
-                        continue;
-                    }
-                    Some((_, max)) => pn = sum(pn, max),
-                    None => {}
-                }
-                group = Some((c.mv.to(), c.value.pn));
-            } else {
-                pn = sum(pn, c.value.pn);
-            }
-        }
-        if let Some((_, max)) = group {
-            pn = sum(pn, max);
-        }
-        if let Some((rep_start, unlimited)) = disproof {
-            return NodeValue {
-                rep_start,
-                depth_limited: !unlimited,
-                ..NodeValue::DISPROVEN
-            };
-        }
-        let pn = if pn == INF { SAT } else { pn };
-        let pn = if pn == 0 {
-            0
+        return (v, 0);
+    }
+    let dn = if dn == INF { SAT } else { dn };
+    let dn = add(add(dn, max_part), hidden_penalty(hidden));
+    let v = NodeValue {
+        pn,
+        dn,
+        len: 0,
+        rep_start: if dn == 0 { rep_start } else { NO_REPETITION },
+        depth_limited: dn == 0 && depth_limited,
+        hand: PackedHand::EMPTY,
+    };
+    (v, max_part)
+}
+
+/// [`aggregate`] at an AND node.
+fn aggregate_and(children: &[Child], by_max: &[u64]) -> (NodeValue, u32) {
+    if children.is_empty() {
+        return (NodeValue::PROVEN, 0);
+    }
+    let mut pn = 0u32;
+    let mut dn = INF;
+    let mut max_part = 0u32;
+    let mut len = 0u16;
+    // The best disproof among the children: the one depending on the
+    // deepest repetition (none best), then one without the length limit.
+    let mut disproof: Option<(u32, bool)> = None;
+    // Interpositions by drops on one square count once (their largest
+    // pn): they are alike, and summing them would make every distant
+    // check look hopeless. Exact for proofs: the max is 0 only when all
+    // are 0.
+    let mut group: Option<(Square, u32)> = None;
+    let sum = |pn: u32, n: u32| {
+        if n == INF || pn == INF {
+            INF
         } else {
-            add(pn, hidden_penalty(hidden))
-        };
-        NodeValue {
-            pn,
-            dn,
-            len: if pn == 0 { len } else { 0 },
-            ..NodeValue::unknown(pn, dn)
+            add(pn, n)
+        }
+    };
+    let mut hidden = 0u32;
+    for c in children {
+        if c.hidden {
+            hidden += 1;
+            continue;
+        }
+        dn = dn.min(c.value.dn);
+        if c.value.dn == 0 {
+            let rank = (c.value.rep_start, !c.value.depth_limited);
+            disproof = disproof.max(Some(rank));
+        }
+        len = len.max(c.value.len.saturating_add(1));
+        if c.value.pn != INF && in_max(c, by_max) {
+            max_part = max_part.max(c.value.pn);
+        } else if c.mv.is_drop() {
+            match group {
+                Some((sq, max)) if sq == c.mv.to() => {
+                    group = Some((sq, max.max(c.value.pn)));
+                    continue;
+                }
+                Some((_, max)) => pn = sum(pn, max),
+                None => {}
+            }
+            group = Some((c.mv.to(), c.value.pn));
+        } else {
+            pn = sum(pn, c.value.pn);
         }
     }
+    if let Some((_, max)) = group {
+        pn = sum(pn, max);
+    }
+    if let Some((rep_start, unlimited)) = disproof {
+        let v = NodeValue {
+            rep_start,
+            depth_limited: !unlimited,
+            ..NodeValue::DISPROVEN
+        };
+        return (v, 0);
+    }
+    let pn = if pn == INF { SAT } else { pn };
+    let pn = add(pn, max_part);
+    let pn = if pn == 0 {
+        0
+    } else {
+        add(pn, hidden_penalty(hidden))
+    };
+    let v = NodeValue {
+        pn,
+        dn,
+        len: if pn == 0 { len } else { 0 },
+        ..NodeValue::unknown(pn, dn)
+    };
+    (v, max_part)
 }
 
 /// The child to search (least pn at OR nodes, least dn at AND nodes) and the
@@ -998,7 +1377,7 @@ mod tests {
         children[first].value = NodeValue::PROVEN;
         reveal_next(&mut children, first);
         assert_eq!(visible(&children, true), 2);
-        let v = aggregate(&children, false);
+        let (v, _) = aggregate(&children, false, &[]);
         assert!(v.pn > 0 && v.dn > 0);
     }
 }

@@ -15,6 +15,9 @@ use crate::movegen::{has_legal_move, is_legal, legal_moves};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 
+/// Attempts at a line against the longest defence (each avoiding the
+/// defender's moves that led to a failure before) before the shortest.
+const LINE_ATTEMPTS: usize = 32;
 /// Longest line followed, in plies.
 const MAX_LINE: usize = super::dfpn::MAX_PLY;
 
@@ -70,7 +73,33 @@ fn useless_drop(dfpn: &Dfpn<'_>, child: &Position, m: Move) -> bool {
     m.is_drop() && best_check(dfpn, child).is_some_and(|(r, _)| !r.is_drop() && r.to() == m.to())
 }
 
-fn and_step(dfpn: &mut Dfpn<'_>, pos: &Position, ply: usize, poll: &mut dyn Poll) -> Step {
+/// Which reply the line's defender plays.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Defence {
+    /// The longest known resistance (real defences before useless drops).
+    Longest,
+    /// The shortest known mate: the fallback when the longest line runs
+    /// into a position already on it (the proven lengths are upper bounds,
+    /// so the longest replies can lead round a cycle).
+    Shortest,
+}
+
+/// A defender's move: the key of the position it is played from, and the
+/// move.
+type DefenderMove = (u64, Move);
+
+/// The defender's replies the line avoids: each led to a position where the
+/// line could not go on.
+type Banned = Vec<DefenderMove>;
+
+fn and_step(
+    dfpn: &mut Dfpn<'_>,
+    pos: &Position,
+    ply: usize,
+    defence: Defence,
+    banned: &Banned,
+    poll: &mut dyn Poll,
+) -> Step {
     let mut list = MoveList::new();
     legal_moves(pos, &mut list);
     if list.is_empty() {
@@ -83,7 +112,7 @@ fn and_step(dfpn: &mut Dfpn<'_>, pos: &Position, ply: usize, poll: &mut dyn Poll
         let Some(len) = proven_len(dfpn, &child, ply + 1, poll) else {
             return Step::Failed;
         };
-        if dfpn.on_path(child.key()).is_some() {
+        if dfpn.on_path(child.key()).is_some() || banned.contains(&(pos.key(), m)) {
             continue;
         }
         let useless = useless_drop(dfpn, &child, m);
@@ -91,6 +120,10 @@ fn and_step(dfpn: &mut Dfpn<'_>, pos: &Position, ply: usize, poll: &mut dyn Poll
             (len as u32).saturating_sub(2)
         } else {
             len as u32
+        };
+        let effective = match defence {
+            Defence::Longest => effective,
+            Defence::Shortest => u32::MAX - len as u32,
         };
         let rank = (effective, !m.is_drop());
         if best.is_none_or(|(r, _)| rank > r) {
@@ -100,13 +133,15 @@ fn and_step(dfpn: &mut Dfpn<'_>, pos: &Position, ply: usize, poll: &mut dyn Poll
     best.map_or(Step::Failed, |(_, m)| Step::Play(m))
 }
 
-/// The positions of the line from `root` (root first), or `None` when the
-/// proof could not be followed.
+/// The line from `root`; when the proof could not be followed, `Err` with
+/// the last defender's move before the failure (if any).
 fn line_positions(
     dfpn: &mut Dfpn<'_>,
     root: &Position,
+    defence: Defence,
+    banned: &Banned,
     poll: &mut dyn Poll,
-) -> Option<(Vec<Move>, Vec<Position>)> {
+) -> Result<Vec<Move>, Option<DefenderMove>> {
     let attacker = root.side_to_move();
     let mut line = Vec::new();
     let mut positions = vec![root.clone()];
@@ -121,7 +156,7 @@ fn line_positions(
         let step = if pos.side_to_move() == attacker {
             or_step(dfpn, &pos, line.len(), poll)
         } else {
-            and_step(dfpn, &pos, line.len(), poll)
+            and_step(dfpn, &pos, line.len(), defence, banned, poll)
         };
         match step {
             Step::Play(m) => {
@@ -135,7 +170,15 @@ fn line_positions(
     for key in entered {
         dfpn.leave(key);
     }
-    mated.then_some((line, positions))
+    if mated {
+        return Ok(line);
+    }
+    // The defender's moves are at odd indices: the last one before the
+    // failure.
+    let n = line.len();
+    let last = n.checked_sub(if n % 2 == 0 { 1 } else { 2 });
+    let last = last.map(|i| (positions[i].key(), line[i]));
+    Err(last)
 }
 
 /// Whether `line` from `root` is a legal tsume line: every attacker move
@@ -154,13 +197,30 @@ pub fn is_mating_line(root: &Position, line: &[Move]) -> bool {
     line.len() % 2 == 1 && !has_legal_move(&pos)
 }
 
-/// The answer line of the proven `root`, checked before it is returned.
+/// The answer line of the proven `root`, checked before it is returned:
+/// against the longest known defence, else (when that line cannot be
+/// followed) against the shortest.
 pub fn principal_line(
     dfpn: &mut Dfpn<'_>,
     root: &Position,
     poll: &mut dyn Poll,
 ) -> Option<Vec<Move>> {
-    let (line, _) = line_positions(dfpn, root, poll)?;
+    let mut banned = Banned::new();
+    let mut found = None;
+    for _ in 0..LINE_ATTEMPTS {
+        match line_positions(dfpn, root, Defence::Longest, &banned, poll) {
+            Ok(line) => {
+                found = Some(line);
+                break;
+            }
+            Err(Some(ban)) => banned.push(ban),
+            Err(None) => break,
+        }
+    }
+    let line = match found {
+        Some(line) => line,
+        None => line_positions(dfpn, root, Defence::Shortest, &Banned::new(), poll).ok()?,
+    };
     if is_mating_line(root, &line) {
         Some(line)
     } else {

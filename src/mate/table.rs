@@ -10,8 +10,11 @@
 //!
 //! The table is one `Vec<u64>` allocated zeroed (the pages are only touched
 //! when used). A cluster holds its eight board keys first (one cache line
-//! to scan), then per entry three words: packed hand, `pn | dn << 32` and
-//! `len | amount << 16 | generation << 48`. A slot is in use when its
+//! to scan), then per entry four words: packed hand (its free low byte the
+//! parent link, see [`Table::parent`]), `pn | dn << 32`,
+//! `len | amount << 12 | depth << 40 | generation << 52` (12, 28, 12 and 12
+//! bits; `depth` is the least ply the entry was stored from) and the
+//! parent's board key. A slot is in use when its
 //! amount is not 0 and its generation is the table's: a new search only
 //! bumps the generation, so the table is allocated once and never cleared
 //! (its pages stay mapped across `go mate` commands). A search starts on
@@ -31,7 +34,7 @@ use crate::zobrist;
 /// Proof or disproof number meaning "infinite" (the other number is 0).
 pub const INF: u32 = u32::MAX;
 /// Words per entry.
-const WORDS: usize = 4;
+const WORDS: usize = 5;
 /// Entries per cluster.
 const CLUSTER: usize = 8;
 /// Bytes per cluster.
@@ -89,6 +92,39 @@ pub struct Found {
     pub hand: PackedHand,
 }
 
+/// A lookup's answer: the entry that decides the position (a proof or
+/// disproof by superiority, or the entry of this very hand), and the floors
+/// that unsolved entries of the same board with other hands give (0: none).
+/// An attacker holding less than an entry's hand has fewer checks and the
+/// defender more replies, so its pn is at least that entry's; one holding
+/// more has a dn at least that entry's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lookup {
+    /// The deciding entry, if any.
+    pub found: Option<Found>,
+    /// The largest pn of an unsolved entry whose hand holds at least this
+    /// one.
+    pub pn_floor: u32,
+    /// The largest dn of an unsolved entry whose hand this one holds.
+    pub dn_floor: u32,
+    /// Whether the deciding entry is this hand's unsolved entry, stored
+    /// from a ply nearer the root than the lookup's.
+    pub old: bool,
+}
+
+/// An unsolved entry's parent and numbers (see [`Table::parent`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParentLink {
+    /// The parent's board key.
+    pub board: u64,
+    /// The parent's attacker hand.
+    pub hand: PackedHand,
+    /// The entry's proof number.
+    pub pn: u32,
+    /// The entry's disproof number.
+    pub dn: u32,
+}
+
 /// The fixed-size df-pn table.
 pub struct Table {
     words: Vec<u64>,
@@ -111,12 +147,21 @@ const GROW_LOAD_DIV: usize = 4;
 /// Clusters in use when a search starts (16 MiB).
 const INITIAL_CLUSTERS: usize = 1 << 16;
 
-/// Bits of the amount in the third data word.
-const AMOUNT_MASK: u64 = 0xffff_ffff;
+/// Bits of the length in the third data word (longer lengths are stored as
+/// this).
+const LEN_MASK: u64 = 0xfff;
+/// Shift of the amount in the third data word.
+const AMOUNT_SHIFT: u32 = 12;
+/// Bits of the amount (after its shift).
+const AMOUNT_MASK: u64 = 0xfff_ffff;
+/// Shift of the depth (the least ply an entry was stored from).
+const DEPTH_SHIFT: u32 = 40;
+/// Bits of the depth (after its shift); deeper plies are stored as this.
+const DEPTH_MASK: u64 = 0xfff;
 /// Shift of the generation in the third data word.
-const GENERATION_SHIFT: u32 = 48;
-/// Generations before they wrap (16 bits; 0 is never used).
-const GENERATION_MASK: u64 = 0xffff;
+const GENERATION_SHIFT: u32 = 52;
+/// Generations before they wrap (12 bits; 0 is never used).
+const GENERATION_MASK: u64 = 0xfff;
 
 impl Table {
     /// A table of about `mib` MiB (at least one cluster).
@@ -193,7 +238,7 @@ impl Table {
                 for t in 0..CLUSTER {
                     let w = data(cluster, t)[2];
                     let a = if is_live(w, generation) {
-                        (w >> 16) & AMOUNT_MASK
+                        (w >> AMOUNT_SHIFT) & AMOUNT_MASK
                     } else {
                         0
                     };
@@ -201,7 +246,7 @@ impl Table {
                         target = (a, t);
                     }
                 }
-                let amount = (e[2] >> 16) & AMOUNT_MASK;
+                let amount = (e[2] >> AMOUNT_SHIFT) & AMOUNT_MASK;
                 if target.0 >= amount {
                     continue;
                 }
@@ -230,10 +275,19 @@ impl Table {
     /// them), a disproof with a hand holding at least as much, or the entry
     /// of this very hand.
     pub fn lookup(&self, key: u64, hand: PackedHand) -> Option<Found> {
+        self.lookup_with_floors(key, hand, usize::MAX).found
+    }
+
+    /// [`lookup`](Self::lookup) of a position at `ply`, and the floors the
+    /// unsolved entries of other hands stored from plies up to `ply` give
+    /// (see [`Lookup`]).
+    pub fn lookup_with_floors(&self, key: u64, hand: PackedHand, ply: usize) -> Lookup {
         let start = self.cluster_start(key);
         let cluster = &self.words[start..start + CLUSTER * WORDS];
         let mut exact = None;
         let mut proof = None;
+        let (mut pn_floor, mut dn_floor) = (0, 0);
+        let mut old = false;
         for slot in 0..CLUSTER {
             if cluster[slot] != key {
                 continue;
@@ -242,7 +296,7 @@ impl Table {
             if !self.live(e[2]) {
                 continue;
             }
-            let h = PackedHand(e[0]);
+            let h = entry_hand(e);
             let found = unpack(e);
             if found.pn == 0 && h.is_subset_of(hand) {
                 if proof.is_none_or(|p: Found| found.len < p.len) {
@@ -251,20 +305,74 @@ impl Table {
                 continue;
             }
             if found.dn == 0 && hand.is_subset_of(h) {
-                return Some(found);
+                return Lookup {
+                    found: Some(found),
+                    pn_floor: 0,
+                    dn_floor: 0,
+                    old: false,
+                };
             }
+            let shallower = entry_depth(e[2]) <= (ply as u64).min(DEPTH_MASK);
             if h == hand {
                 exact = Some(found);
+                old = entry_depth(e[2]) < (ply as u64).min(DEPTH_MASK);
+            } else if found.pn != 0 && found.dn != 0 && found.len == 0 && shallower {
+                if hand.is_subset_of(h) {
+                    pn_floor = pn_floor.max(found.pn);
+                } else if h.is_subset_of(hand) {
+                    dn_floor = dn_floor.max(found.dn);
+                }
             }
         }
-        proof.or(exact)
+        Lookup {
+            found: proof.or(exact),
+            pn_floor,
+            dn_floor,
+            old: proof.is_none() && old,
+        }
     }
 
-    /// Stores what is known of a position; `amount` is the work it took.
-    /// A proof or disproof removes the entries of the same board it makes
-    /// redundant; it is never overwritten by a non-terminal value, and a
-    /// proof keeps the shorter of its lengths.
-    pub fn store(&mut self, key: u64, hand: PackedHand, found: Found, amount: u64) {
+    /// The parent an unsolved entry of this very hand was stored from
+    /// (board key and hand) with the entry's numbers: the way up the table
+    /// that double-count elimination follows.
+    pub fn parent(&self, key: u64, hand: PackedHand) -> Option<ParentLink> {
+        let start = self.cluster_start(key);
+        let cluster = &self.words[start..start + CLUSTER * WORDS];
+        for slot in 0..CLUSTER {
+            if cluster[slot] != key {
+                continue;
+            }
+            let e = data(cluster, slot);
+            let link = (e[0] & PARENT_LINK_MASK) as u8;
+            if !self.live(e[2]) || entry_hand(e) != hand || link & PARENT_VALID == 0 {
+                continue;
+            }
+            let found = unpack(e);
+            return Some(ParentLink {
+                board: e[3],
+                hand: parent_hand(hand, link),
+                pn: found.pn,
+                dn: found.dn,
+            });
+        }
+        None
+    }
+
+    /// Stores what is known of a position reached at ply `depth` from
+    /// `parent` (its board key and attacker hand); `amount` is the work it
+    /// took. A proof or disproof removes the entries of the
+    /// same board it makes redundant; it is never overwritten by a
+    /// non-terminal value, and a proof keeps the shorter of its lengths, an
+    /// entry the least of its depths.
+    pub fn store(
+        &mut self,
+        key: u64,
+        hand: PackedHand,
+        found: Found,
+        amount: u64,
+        depth: usize,
+        parent: Option<(u64, PackedHand)>,
+    ) {
         if self.active < self.clusters && self.used * GROW_LOAD_DIV > self.active * CLUSTER {
             self.grow();
         }
@@ -281,7 +389,7 @@ impl Table {
             let e = data_mut(cluster, slot);
             let in_use = live(e[2]);
             if same_board && in_use {
-                let h = PackedHand(e[0]);
+                let h = entry_hand(e);
                 if h == hand {
                     let old = unpack(e);
                     if (old.pn == 0 || old.dn == 0) && found.pn != 0 && found.dn != 0 {
@@ -300,7 +408,7 @@ impl Table {
                 }
             }
             let a = if live(e[2]) {
-                (e[2] >> 16) & AMOUNT_MASK
+                (e[2] >> AMOUNT_SHIFT) & AMOUNT_MASK
             } else {
                 0
             };
@@ -315,15 +423,24 @@ impl Table {
             used += 1;
         }
         self.used = used;
-        e[0] = hand.0;
+        e[0] = hand.0 | u64::from(parent_link(hand, parent, found));
+        e[3] = parent.map_or(0, |(board, _)| board);
         let old = unpack(e);
-        let len = if target.is_some() && old.pn == 0 && found.pn == 0 && live(e[2]) {
+        let same = target.is_some() && live(e[2]);
+        let len = if same && old.pn == 0 && found.pn == 0 {
             found.len.min(old.len)
         } else {
             found.len
         };
+        let len = (len as u64).min(LEN_MASK);
+        let depth = (depth as u64).min(DEPTH_MASK);
+        let depth = if same {
+            depth.min(entry_depth(e[2]))
+        } else {
+            depth
+        };
         e[1] = found.pn as u64 | (found.dn as u64) << 32;
-        e[2] = len as u64 | amount << 16 | generation << GENERATION_SHIFT;
+        e[2] = len | amount << AMOUNT_SHIFT | depth << DEPTH_SHIFT | generation << GENERATION_SHIFT;
     }
 
     /// Permille of the entries in use.
@@ -335,7 +452,68 @@ impl Table {
 /// Whether the data word `w` (the third) is a live entry of `generation`.
 #[inline]
 fn is_live(w: u64, generation: u64) -> bool {
-    w & (AMOUNT_MASK << 16) != 0 && w >> GENERATION_SHIFT == generation
+    w & (AMOUNT_MASK << AMOUNT_SHIFT) != 0 && w >> GENERATION_SHIFT == generation
+}
+
+/// The attacker's hand of the data words `e`.
+#[inline]
+fn entry_hand(e: &[u64]) -> PackedHand {
+    PackedHand(e[0] & !PARENT_LINK_MASK)
+}
+
+/// The byte kept in the free low byte of the hand word: how the parent's
+/// hand differs from `hand` (see [`PARENT_VALID`]), for an unsolved entry
+/// whose parent's hand differs by at most one piece; else 0.
+fn parent_link(hand: PackedHand, parent: Option<(u64, PackedHand)>, found: Found) -> u8 {
+    let Some((_, parent_hand)) = parent else {
+        return 0;
+    };
+    if found.pn == 0 || found.dn == 0 {
+        return 0;
+    }
+    if parent_hand == hand {
+        return PARENT_VALID;
+    }
+    for pt in PieceType::HAND {
+        let one = 1u64 << (8 * pt.index());
+        if parent_hand.0 == hand.0.wrapping_add(one) {
+            return PARENT_VALID | pt.index() as u8;
+        }
+        if hand.0 >= one && parent_hand.0 == hand.0 - one {
+            return PARENT_VALID | PARENT_LESS | pt.index() as u8;
+        }
+    }
+    0
+}
+
+/// The parent's hand from an entry's hand and its link byte.
+fn parent_hand(hand: PackedHand, link: u8) -> PackedHand {
+    let pt = link & PARENT_TYPE_MASK;
+    if pt == 0 {
+        return hand;
+    }
+    let one = 1u64 << (8 * pt as u32);
+    if link & PARENT_LESS != 0 {
+        PackedHand(hand.0 - one)
+    } else {
+        PackedHand(hand.0 + one)
+    }
+}
+
+/// The low byte of the hand word (no piece type has index 0) holds the
+/// parent link: this bit when the entry has a parent,
+const PARENT_VALID: u8 = 0x80;
+/// this bit when the parent's hand holds one piece less (else one more),
+const PARENT_LESS: u8 = 0x10;
+/// and in these bits the index of that piece's type (0: the same hand).
+const PARENT_TYPE_MASK: u8 = 0x0f;
+/// The link byte in the hand word.
+const PARENT_LINK_MASK: u64 = 0xff;
+
+/// The depth (least ply stored from) of the data word `w` (the third).
+#[inline]
+fn entry_depth(w: u64) -> u64 {
+    (w >> DEPTH_SHIFT) & DEPTH_MASK
 }
 
 /// The cluster of `key` among `clusters`.
@@ -344,8 +522,9 @@ fn cluster_index(key: u64, clusters: usize) -> usize {
     ((key as u128 * clusters as u128) >> 64) as usize
 }
 
-/// The three data words (hand, numbers, length and amount) of `slot`: the
-/// cluster holds its keys first (one cache line to scan), then the data.
+/// The four data words (hand and parent link, numbers, length and amount,
+/// parent's board key) of `slot`: the cluster holds its keys first (one
+/// cache line to scan), then the data.
 #[inline]
 fn data(cluster: &[u64], slot: usize) -> &[u64] {
     let i = CLUSTER + slot * (WORDS - 1);
@@ -363,8 +542,8 @@ fn unpack(e: &[u64]) -> Found {
     Found {
         pn: e[1] as u32,
         dn: (e[1] >> 32) as u32,
-        len: e[2] as u16,
-        hand: PackedHand(e[0]),
+        len: (e[2] & LEN_MASK) as u16,
+        hand: entry_hand(e),
     }
 }
 
@@ -403,7 +582,7 @@ mod tests {
             len: 3,
             hand: g,
         };
-        t.store(42, g, proven, 10);
+        t.store(42, g, proven, 10, 0, None);
         assert_eq!(t.lookup(42, gs), Some(proven));
         assert_eq!(t.lookup(42, PackedHand(0)), None);
         let disproven = Found {
@@ -412,9 +591,39 @@ mod tests {
             len: 0,
             hand: gs,
         };
-        t.store(7, gs, disproven, 10);
+        t.store(7, gs, disproven, 10, 0, None);
         assert_eq!(t.lookup(7, g), Some(disproven));
         assert_eq!(t.lookup(7, hand(&[(PieceType::ROOK, 1)])), None);
+    }
+
+    #[test]
+    fn parent_links_give_the_parent_hand() {
+        let mut t = Table::new(1);
+        let g = hand(&[(PieceType::GOLD, 1)]);
+        let gs = hand(&[(PieceType::GOLD, 1), (PieceType::SILVER, 1)]);
+        let open = Found {
+            pn: 3,
+            dn: 4,
+            len: 0,
+            hand: g,
+        };
+        // Dropped a silver: the parent holds one more.
+        t.store(5, g, open, 1, 2, Some((9, gs)));
+        let link = t.parent(5, g).expect("a link");
+        assert_eq!((link.board, link.hand, link.pn, link.dn), (9, gs, 3, 4));
+        assert_eq!(t.lookup(5, g), Some(open));
+        // Captured a silver: the parent holds one less.
+        t.store(6, gs, Found { hand: gs, ..open }, 1, 2, Some((8, g)));
+        assert_eq!(t.parent(6, gs).map(|l| l.hand), Some(g));
+        // A proof has no link.
+        let proven = Found {
+            pn: 0,
+            dn: INF,
+            len: 1,
+            hand: g,
+        };
+        t.store(7, g, proven, 1, 2, Some((9, g)));
+        assert_eq!(t.parent(7, g), None);
     }
 
     #[test]
@@ -425,18 +634,20 @@ mod tests {
         assert!(t.active < t.clusters);
         let n = t.active * CLUSTER * 3 / 4;
         let key = |i: usize| (i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        // Pawns only (the low byte holds the parent link).
+        let hand_of = |i: usize| PackedHand((i as u64 % 3) << (8 * PieceType::PAWN.index()));
         let found = |i: usize| Found {
             pn: i as u32 % 1000 + 1,
             dn: 7,
             len: 0,
-            hand: PackedHand(i as u64 % 3),
+            hand: hand_of(i),
         };
         for i in 0..n {
-            t.store(key(i), PackedHand(i as u64 % 3), found(i), 1 + i as u64 % 5);
+            t.store(key(i), hand_of(i), found(i), 1 + i as u64 % 5, 0, None);
         }
         assert_eq!(t.active, t.clusters);
         let kept = (0..n)
-            .filter(|&i| t.lookup(key(i), PackedHand(i as u64 % 3)) == Some(found(i)))
+            .filter(|&i| t.lookup(key(i), hand_of(i)) == Some(found(i)))
             .count();
         // Only full clusters before the growth lost entries.
         assert!(kept * 100 > n * 95, "{kept} of {n}");
