@@ -130,6 +130,8 @@ pub struct Table {
     words: Vec<u64>,
     /// Clusters allocated.
     clusters: usize,
+    /// The size in MiB asked for (the clusters' bytes round it down).
+    mib: usize,
     /// Clusters in use: the table starts with a small prefix of its
     /// allocation and doubles it as it fills (see [`grow`](Self::grow)), so
     /// a short search touches (and has the system zero) only the pages it
@@ -173,19 +175,21 @@ impl Table {
         Table {
             words,
             clusters,
+            mib,
             active: clusters.min(INITIAL_CLUSTERS),
             used: 0,
             generation: 1,
         }
     }
 
-    /// The size in MiB the table was made for.
+    /// The size in MiB the table was made for (as asked: a cluster's 320
+    /// bytes do not divide a MiB, so the allocation is a little less).
     pub fn size_mb(&self) -> usize {
-        (self.clusters * CLUSTER_BYTES) >> 20
+        self.mib
     }
 
     /// Forgets every entry (in O(1): a new generation; the whole table is
-    /// cleared only when the 16-bit generation wraps).
+    /// cleared only when the 12-bit generation wraps).
     pub fn clear(&mut self) {
         self.active = self.clusters.min(INITIAL_CLUSTERS);
         self.used = 0;
@@ -557,6 +561,17 @@ mod tests {
             bits |= (n as u64) << (8 * pt.index());
         }
         PackedHand(bits)
+    }
+
+    #[test]
+    fn size_is_the_size_asked_for() {
+        // 320-byte clusters do not divide a MiB: the size kept is the one
+        // asked for, so `go mate` reuses the table instead of remaking it.
+        for mib in [1, 5, 256, 2048] {
+            let t = Table::new(mib);
+            assert_eq!(t.size_mb(), mib);
+            assert!(t.clusters * CLUSTER_BYTES <= mib << 20);
+        }
     }
 
     #[test]
