@@ -889,16 +889,9 @@ impl<'t> Dfpn<'t> {
         for i in 0..self.moves.len() {
             let mv = self.moves.as_slice()[i];
             let keys = self.keys[i];
-            let child = match self.initial(&keys, ply + 1) {
-                (Some(v), hints) => Child {
-                    old: hints.old,
-                    ..Child::with_keys(mv, v, &keys)
-                },
-                (None, floors) => Child {
-                    fresh: true,
-                    ..Child::with_keys(mv, self.new_check(pos, mv, floors), &keys)
-                },
-            };
+            let child = self.child(mv, &keys, ply, |dfpn, floors| {
+                dfpn.new_check(pos, mv, floors)
+            });
             let proven = child.value.pn == 0;
             children.push(child);
             if proven {
@@ -906,6 +899,28 @@ impl<'t> Dfpn<'t> {
             }
         }
         children
+    }
+
+    /// The child `mv` (keys `keys`) of a node at `ply`: its known value
+    /// (see [`initial`](Self::initial)), else a fresh child valued by
+    /// `new` from the floors of its numbers.
+    fn child(
+        &mut self,
+        mv: Move,
+        keys: &ChildKeys,
+        ply: usize,
+        new: impl FnOnce(&mut Self, Hints) -> NodeValue,
+    ) -> Child {
+        match self.initial(keys, ply + 1) {
+            (Some(v), hints) => Child {
+                old: hints.old,
+                ..Child::with_keys(mv, v, keys)
+            },
+            (None, floors) => Child {
+                fresh: true,
+                ..Child::with_keys(mv, new(self, floors), keys)
+            },
+        }
     }
 
     /// The numbers of the new child of the check `mv` from `pos`: a proof
@@ -984,16 +999,9 @@ impl<'t> Dfpn<'t> {
         for i in 0..self.moves.len() {
             let mv = self.moves.as_slice()[i];
             let keys = self.keys[i];
-            let child = match self.initial(&keys, ply + 1) {
-                (Some(v), hints) => Child {
-                    old: hints.old,
-                    ..Child::with_keys(mv, v, &keys)
-                },
-                (None, floors) => Child {
-                    fresh: true,
-                    ..Child::with_keys(mv, floors.raise(NodeValue::unknown(1, 1)), &keys)
-                },
-            };
+            let child = self.child(mv, &keys, ply, |_, floors| {
+                floors.raise(NodeValue::unknown(1, 1))
+            });
             children.push(child);
         }
         // Drops last, grouped by square (see `aggregate`).
