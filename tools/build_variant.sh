@@ -4,7 +4,8 @@
 # e.g. tools/build_variant.sh nmpcut src/search/search.rs \
 #        's/^const NMP_CUT_NODES_ONLY: bool = false;/const NMP_CUT_NODES_ONLY: bool = true;/'
 # The binary lands in target/bins/NAME; the source copy and the build live
-# in target/variant (ignored). Each expression must change its file.
+# in target/variant (ignored). Each expression must change its file; with
+# none, HEAD itself is built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name=$1

@@ -20,6 +20,11 @@ Usage:
       --ms 5000 --engine fukayomi=target/release/fukayomi \
       --engine yo-mate=/path/yo-mate --engine kh=/path/komoring-heights
 
+Long problems, one engine at a time, a few by name:
+  target/venv/bin/python tools/mate_bench.py tests/data/tsume-classics.tsv \
+      --ms 60000 --hash 2048 --names microcosmos,setsugekka \
+      --engine fukayomi=target/release/fukayomi
+
 Engine options: --setoption 'NAME=Option:value' (repeatable); every engine
 gets Threads 1 and the --hash size as USI_Hash (and MateHash for Fukayomi).
 """
@@ -147,9 +152,13 @@ def main():
     ap.add_argument("--engine", action="append", required=True, help="name=path")
     ap.add_argument("--setoption", action="append", default=[], help="engine=Name:value")
     ap.add_argument("--limit", type=int, default=0, help="first N problems only")
+    ap.add_argument("--names", default="", help="only these problems (comma-separated), in this order")
     args = ap.parse_args()
 
     problems = read_problems(args.problems)
+    if args.names:
+        by_name = {p[0]: p for p in problems}
+        problems = [by_name[n] for n in args.names.split(",")]
     if args.limit:
         problems = problems[: args.limit]
     results = {}
