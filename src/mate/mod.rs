@@ -258,26 +258,6 @@ fn run(
     (result, dfpn.nodes)
 }
 
-/// `isready`'s preparation: when the user set `MateHash` (to a size other
-/// than the default) or a `go mate` already made a table, the table of
-/// `mb` MiB is made now and its pages mapped (about 1.2 s per 512 MiB on
-/// the project's VM), so the next `go mate` spends its time searching. The
-/// default table of a user who never asks for a mate is not allocated.
-pub fn prepare(mb: usize) {
-    let mb = mb.clamp(1, MAX_MATE_HASH_MB);
-    let Ok(mut slot) = TABLE.try_lock() else {
-        return;
-    };
-    if slot.is_none() && mb == DEFAULT_MATE_HASH_MB {
-        return;
-    }
-    if slot.as_ref().is_none_or(|t| t.size_mb() != mb) {
-        *slot = None;
-        *slot = Some(Table::new(mb));
-    }
-    slot.as_mut().expect("just made").prefault();
-}
-
 /// Spends part of the remaining time looking for shorter mates: df-pn again
 /// with the length limited to two plies less than the mate known, until no
 /// such mate exists (the mate is then a shortest one), or the share of time

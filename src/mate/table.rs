@@ -146,8 +146,6 @@ pub struct Table {
 /// entries are: a fuller table would replace entries (proofs among them)
 /// long before the allocation is used.
 const GROW_LOAD_DIV: usize = 4;
-/// Words per 4 KiB page (the smallest page the system maps).
-const PAGE_WORDS: usize = 4096 / 8;
 /// Clusters in use when a search starts (16 MiB).
 const INITIAL_CLUSTERS: usize = 1 << 16;
 
@@ -181,16 +179,6 @@ impl Table {
             active: clusters.min(INITIAL_CLUSTERS),
             used: 0,
             generation: 1,
-        }
-    }
-
-    /// Has the system map every page of the allocation now (a read and a
-    /// write of one word per page; the contents stay as they are), so that
-    /// a search does not pay for the zeroing of pages on their first touch.
-    /// `isready` does this for a `MateHash` the user set.
-    pub fn prefault(&mut self) {
-        for i in (0..self.words.len()).step_by(PAGE_WORDS) {
-            self.words[i] = std::hint::black_box(self.words[i]);
         }
     }
 
@@ -584,19 +572,6 @@ mod tests {
             assert_eq!(t.size_mb(), mib);
             assert!(t.clusters * CLUSTER_BYTES <= mib << 20);
         }
-    }
-
-    #[test]
-    fn prefaulting_keeps_the_entries() {
-        let mut t = Table::new(1);
-        let before = t.words.clone();
-        t.words[0] = 7;
-        t.words[PAGE_WORDS + 3] = 9;
-        t.prefault();
-        assert_eq!(t.words[0], 7);
-        assert_eq!(t.words[PAGE_WORDS + 3], 9);
-        assert_eq!(t.words.len(), before.len());
-        assert_eq!(t.words.iter().filter(|&&w| w != 0).count(), 2);
     }
 
     #[test]

@@ -177,7 +177,6 @@ impl Worker {
             Task::Prepare { options } => {
                 self.resize(&options, out);
                 self.load_eval(&options, out);
-                crate::mate::prepare(options.mate_hash_mb);
                 if self.table_used {
                     self.searcher.clear();
                     self.table_used = false;
