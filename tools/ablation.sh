@@ -6,6 +6,8 @@
 #   tools/ablation.sh build              # the variants into target/bins/abl-*
 #   tools/ablation.sh run [GAMES] [NAME...]  # the matches (default: all, 200)
 # Results: target/matches/abl-NAME.out (match.py's summary on the last lines).
+# The `nullmove` variant also loses the mate-threat extension (a node whose
+# null move is mated searches deeper): it measures the two together.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 S=src/search/search.rs
@@ -22,6 +24,7 @@ build() {
     killers-counter) $b "$M" 's/if m == hints\.\(killers\|counter\)/if false \&\& m == hints.\1/' ;;
     mate-threat) $b "$S" 's/^const \(MATE_THREAT_EXTENSION\): bool = true;/const \1: bool = false;/' ;;
     base) $b ;;
+    *) echo "ablation.sh: no variant '$1'" >&2; return 1 ;;
   esac
 }
 ORDER="nullmove rfp-razor futility-lmp see iir killers-counter mate-threat"
@@ -29,10 +32,12 @@ case ${1:-} in
 build)
   for name in base $ORDER; do build "$name"; done ;;
 run)
-  games=${2:-200}
-  shift $(( $# >= 2 ? 2 : 1 ))
+  games=200
+  if [[ ${2:-} =~ ^[0-9]+$ ]]; then games=$2; shift; fi
+  shift
   names=${*:-$ORDER}
-  offset=2400
+  mkdir -p target/matches
+  offset=100
   for name in $names; do
     target/venv/bin/python tools/match.py "target/bins/abl-$name" target/bins/abl-base \
       --games "$games" --byoyomi 100 --openings tools/openings/9x9.sfen \
