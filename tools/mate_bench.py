@@ -15,6 +15,10 @@ An answer is
   checked by cshogi, mates);
 - `timeout`: `checkmate timeout` or anything else.
 
+Each row also gives the node count of the engine's last `info ... nodes`
+line before its answer (0 when it sent none); the summary sums them, a
+measure that does not depend on the machine's load.
+
 Usage:
   target/venv/bin/python tools/mate_bench.py tests/data/tsume-classics.tsv \
       --ms 5000 --engine fukayomi=target/release/fukayomi \
@@ -70,6 +74,8 @@ class Engine:
         self.proc.stdin.flush()
 
     def until(self, prefix, timeout):
+        """The first line starting with `prefix`; the node count of the last
+        `info` line with one before it is kept in `self.nodes`."""
         end = time.time() + timeout
         while True:
             try:
@@ -80,11 +86,18 @@ class Engine:
                 return None
             if line.startswith(prefix):
                 return line
+            words = line.split()
+            if words[:1] == ["info"] and "nodes" in words[:-1]:
+                try:
+                    self.nodes = int(words[words.index("nodes") + 1])
+                except ValueError:
+                    pass
 
     def mate(self, sfen, ms):
         """The `checkmate` line and the seconds it took; a crash restarts
         the engine and counts as a timeout."""
         start = time.time()
+        self.nodes = 0
         try:
             self.send(f"position sfen {sfen}")
             self.send(f"go mate {ms}")
@@ -177,19 +190,20 @@ def main():
         for pname, plies, sfen in problems:
             line, secs = engine.mate(sfen, args.ms)
             kind, length = classify(sfen, line)
-            rows.append((kind, length, secs))
-            print(f"{name}\t{pname}\t{kind}\t{length if length else '-'}\t{secs:.2f}", flush=True)
+            rows.append((kind, length, secs, engine.nodes))
+            print(f"{name}\t{pname}\t{kind}\t{length if length else '-'}\t{secs:.2f}\t{engine.nodes}",
+                  flush=True)
         engine.quit()
         results[name] = rows
 
     # A nomate is wrong when any engine's checked line mates.
     mated = [any(results[e][i][0] == "mate" for e in results) for i in range(len(problems))]
     print()
-    print("engine\tmate\tnomate\ttimeout\twrong\tpublished-length\ttotal-s")
+    print("engine\tmate\tnomate\ttimeout\twrong\tpublished-length\ttotal-s\tnodes")
     for name, rows in results.items():
         n = {k: 0 for k in ("mate", "nomate", "timeout", "wrong")}
         published = 0
-        for i, (kind, length, _) in enumerate(rows):
+        for i, (kind, length, _, _) in enumerate(rows):
             if kind == "nomate" and mated[i]:
                 kind = "wrong"
             if kind.startswith("WRONG"):
@@ -198,8 +212,10 @@ def main():
             if kind == "mate" and problems[i][1] == length:
                 published += 1
         total = sum(r[2] for r in rows)
+        nodes = sum(r[3] for r in rows)
         with_len = sum(1 for p in problems if p[1])
-        print(f"{name}\t{n['mate']}\t{n['nomate']}\t{n['timeout']}\t{n['wrong']}\t{published}/{with_len}\t{total:.1f}")
+        print(f"{name}\t{n['mate']}\t{n['nomate']}\t{n['timeout']}\t{n['wrong']}\t{published}/{with_len}"
+              f"\t{total:.1f}\t{nodes}")
     # Problems some engine solved and another did not.
     names = list(results)
     for i, (pname, _, _) in enumerate(problems):
