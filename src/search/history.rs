@@ -6,7 +6,7 @@
 //!   moved piece and destination);
 //! - capture history: by moving piece, destination and victim type;
 //! - continuation history: by side to move, an earlier move of the path
-//!   (its piece and destination, one or two plies back) and this quiet
+//!   (its piece and destination, [`CONT_PLIES`] plies back) and this quiet
 //!   move's piece and destination; orders the quiet moves with the
 //!   butterfly table.
 //!
@@ -55,6 +55,15 @@ fn apply(entry: &mut i32, bonus: i32) {
 pub fn gravity(entry: &mut i32, bonus: i32, limit: i32) {
     *entry += bonus - *entry * bonus.abs() / limit;
 }
+
+/// The earlier moves of the path whose continuation history a quiet move
+/// reads and updates, in plies back (Stockfish uses 1, 2, 3, 4 and 6; the
+/// one table serves them all, keyed by the side to move now).
+pub const CONT_PLIES: [usize; 2] = [1, 2];
+
+/// The continuation-history keys of a node: one per entry of
+/// [`CONT_PLIES`] (`None` before the root or after a null move).
+pub type ContKeys = [Option<ContKey>; CONT_PLIES.len()];
 
 /// Entries of the continuation table for one earlier move (piece slot and
 /// destination of this move).

@@ -9,7 +9,7 @@
 //! moves by butterfly history; bad captures; non-promotions that promoting
 //! dominates.
 
-use super::history::{ContKey, History, piece_slot};
+use super::history::{ContKeys, History, piece_slot};
 use super::tactics::see_ge;
 use crate::bitboard;
 use crate::eval::{capture_gain, piece_value};
@@ -68,8 +68,8 @@ pub struct OrderHints {
     pub tt_move: Move,
     pub killers: [Move; 2],
     pub counter: Move,
-    /// The moves one and two plies back, for the continuation history.
-    pub cont: [Option<ContKey>; 2],
+    /// The earlier moves of the path, for the continuation history.
+    pub cont: ContKeys,
 }
 
 /// A move list with ordering scores, handed out best first.
@@ -408,6 +408,7 @@ pub fn generate_captures(pos: &Position, list: &mut MoveList) {
 mod tests {
     use super::*;
     use crate::movegen::legal_moves;
+    use crate::search::history::CONT_PLIES;
     use crate::sfen::parse_sfen;
 
     #[test]
@@ -447,7 +448,7 @@ mod tests {
             tt_move: all[5],
             killers: [Move::NONE; 2],
             counter: Move::NONE,
-            cont: [None; 2],
+            cont: [None; CONT_PLIES.len()],
         };
         sm.score_all(&pos, &hints, &History::default());
         let mut out = Vec::new();

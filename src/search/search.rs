@@ -11,7 +11,7 @@
 //! path-dependent mate scores are never stored in the table.
 
 use super::candidates::CandidateParams;
-use super::history::{ContKey, History, bonus, piece_slot};
+use super::history::{CONT_PLIES, ContKey, ContKeys, History, bonus, piece_slot};
 use super::mate_probe::{MateProbe, PROBE_MIN_NODES, PROBE_POLL_INTERVAL};
 use super::movepick::{KILLER_SCORE, OrderHints, ScoredMoves, captured};
 use super::tactics::{CheckInfo, gives_check, mate_in_one, see_ge};
@@ -693,15 +693,14 @@ impl<'a> Worker<'a> {
         child
     }
 
-    /// The continuation-history keys of the moves one and two plies before
-    /// the node at `ply` (none before the root).
-    pub(super) fn cont_keys(&self, pos: &Position, ply: usize) -> [Option<ContKey>; 2] {
+    /// The continuation-history keys of the moves [`CONT_PLIES`] plies
+    /// before the node at `ply` (none before the root).
+    pub(super) fn cont_keys(&self, pos: &Position, ply: usize) -> ContKeys {
         let us = pos.side_to_move().index();
-        let key = |back: usize| {
+        CONT_PLIES.map(|back| {
             let s = self.stack[ply.checked_sub(back)?];
             ContKey::new(us, s.current_slot, s.current)
-        };
-        [key(1), key(2)]
+        })
     }
 
     /// A cutoff by quiet move `m` at `ply`: killers, countermove, and
@@ -1562,7 +1561,7 @@ impl<'a> Worker<'a> {
             tt_move,
             killers: [Move::NONE; 2],
             counter: Move::NONE,
-            cont: [None; 2],
+            cont: [None; CONT_PLIES.len()],
         };
         sm.score_all(pos, &hints, &self.history);
         let mut order = Vec::with_capacity(sm.len());
