@@ -242,7 +242,7 @@ impl Table {
                 for t in 0..CLUSTER {
                     let w = data(cluster, t)[2];
                     let a = if is_live(w, generation) {
-                        (w >> AMOUNT_SHIFT) & AMOUNT_MASK
+                        entry_amount(w)
                     } else {
                         0
                     };
@@ -250,7 +250,7 @@ impl Table {
                         target = (a, t);
                     }
                 }
-                let amount = (e[2] >> AMOUNT_SHIFT) & AMOUNT_MASK;
+                let amount = entry_amount(e[2]);
                 if target.0 >= amount {
                     continue;
                 }
@@ -292,6 +292,7 @@ impl Table {
         let mut proof = None;
         let (mut pn_floor, mut dn_floor) = (0, 0);
         let mut old = false;
+        let ply = (ply as u64).min(DEPTH_MASK);
         for slot in 0..CLUSTER {
             if cluster[slot] != key {
                 continue;
@@ -316,10 +317,10 @@ impl Table {
                     old: false,
                 };
             }
-            let shallower = entry_depth(e[2]) <= (ply as u64).min(DEPTH_MASK);
+            let shallower = entry_depth(e[2]) <= ply;
             if h == hand {
                 exact = Some(found);
-                old = entry_depth(e[2]) < (ply as u64).min(DEPTH_MASK);
+                old = entry_depth(e[2]) < ply;
             } else if found.pn != 0 && found.dn != 0 && found.len == 0 && shallower {
                 if hand.is_subset_of(h) {
                     pn_floor = pn_floor.max(found.pn);
@@ -411,11 +412,7 @@ impl Table {
                     used -= 1;
                 }
             }
-            let a = if live(e[2]) {
-                (e[2] >> AMOUNT_SHIFT) & AMOUNT_MASK
-            } else {
-                0
-            };
+            let a = if live(e[2]) { entry_amount(e[2]) } else { 0 };
             if a < weakest.0 {
                 weakest = (a, slot);
             }
@@ -513,6 +510,13 @@ const PARENT_LESS: u8 = 0x10;
 const PARENT_TYPE_MASK: u8 = 0x0f;
 /// The link byte in the hand word.
 const PARENT_LINK_MASK: u64 = 0xff;
+
+/// The amount (work below the entry; 0 in a free slot) of the data word
+/// `w` (the third).
+#[inline]
+fn entry_amount(w: u64) -> u64 {
+    (w >> AMOUNT_SHIFT) & AMOUNT_MASK
+}
 
 /// The depth (least ply stored from) of the data word `w` (the third).
 #[inline]
