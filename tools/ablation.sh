@@ -3,6 +3,8 @@
 # a variant of HEAD, played against HEAD in self-play at 100 ms byoyomi
 # (the built-in network on both sides), colours swapped, two games at a
 # time. 200 games a variant take about 18 minutes on the two cores.
+# CONC=1 plays one game at a time (about 40 minutes a variant), leaving a
+# core for other work.
 #   tools/ablation.sh build              # the variants into target/bins/abl-*
 #   tools/ablation.sh run [GAMES] [NAME...]  # the matches (default: all, 200)
 # Results: target/matches/abl-NAME.out (match.py's summary on the last lines).
@@ -41,7 +43,7 @@ run)
   for name in $names; do
     target/venv/bin/python tools/match.py "target/bins/abl-$name" target/bins/abl-base \
       --games "$games" --byoyomi 100 --openings tools/openings/9x9.sfen \
-      --concurrency 2 --offset "$offset" > "target/matches/abl-$name.out" 2>&1
+      --concurrency "${CONC:-2}" --offset "$offset" > "target/matches/abl-$name.out" 2>&1
     tail -2 "target/matches/abl-$name.out"
   done ;;
 *) echo "usage: tools/ablation.sh build | run [GAMES] [NAME...]" >&2; exit 2 ;;

@@ -118,10 +118,12 @@ impl Tt {
     pub fn new(mb: usize) -> Tt {
         let bytes = mb.max(1) * 1024 * 1024;
         let buckets = (bytes / (SLOT_BYTES * BUCKET)).max(1);
-        // A trusted-length iterator fills the table in one tight loop.
-        let clusters: Vec<Cluster> = std::iter::repeat_with(Cluster::default)
-            .take(buckets)
-            .collect();
+        // Huge pages are asked for before the first write touches the
+        // pages; then a trusted-length iterator fills the table in one
+        // tight loop.
+        let mut clusters: Vec<Cluster> = Vec::with_capacity(buckets);
+        crate::prefetch::ask_for_huge_pages(clusters.spare_capacity_mut());
+        clusters.extend(std::iter::repeat_with(Cluster::default).take(buckets));
         Tt {
             clusters,
             buckets,
