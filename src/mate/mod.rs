@@ -227,8 +227,22 @@ fn run(
         None => own.insert(Table::new(mb)),
     };
     table.clear();
+    // The pages of a large table are faulted in on another thread while
+    // the search runs on the first ones.
+    let memory = table.memory();
+    crate::prefetch::populate_while(memory, || prove(table, pos, &mut clock, out))
+}
+
+/// Proves or disproves a mate from `pos` with `table`, then finds the line
+/// to send.
+fn prove(
+    table: &mut Table,
+    pos: &Position,
+    clock: &mut Clock<'_>,
+    out: Option<&Sender<String>>,
+) -> (MateResult, u64) {
     let mut dfpn = Dfpn::new(table, pos.side_to_move());
-    let root = dfpn.mid(pos, 0, INF, INF, &mut clock);
+    let root = dfpn.mid(pos, 0, INF, INF, clock);
     let result = if root.pn == 0 {
         if let Some(out) = out {
             let ms = clock.start.elapsed().as_millis();
@@ -237,10 +251,10 @@ fn run(
                 root.len, dfpn.nodes
             ));
         }
-        shorten(&mut dfpn, pos, &mut clock);
+        shorten(&mut dfpn, pos, clock);
         clock.finishing = true;
         clock.node_limit = dfpn.nodes.saturating_add(LINE_NODE_LIMIT);
-        match pv::principal_line(&mut dfpn, pos, &mut clock) {
+        match pv::principal_line(&mut dfpn, pos, clock) {
             Some(line) => MateResult::Mate(line),
             None => {
                 log::error!("mate proven but no line could be extracted");

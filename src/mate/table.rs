@@ -182,6 +182,12 @@ impl Table {
         }
     }
 
+    /// The memory of the whole allocation (to have its pages faulted in
+    /// ahead of the search: see [`crate::prefetch::populate_while`]).
+    pub fn memory(&self) -> crate::prefetch::PageRange {
+        crate::prefetch::PageRange::of(&self.words)
+    }
+
     /// The size in MiB the table was made for (as asked: a cluster's 320
     /// bytes do not divide a MiB, so the allocation is a little less).
     pub fn size_mb(&self) -> usize {
