@@ -65,22 +65,20 @@ impl PageRange {
 /// one: about 10 ms on the project's VM).
 const POPULATE_CHUNK: usize = 4 << 20;
 
-/// How long the helper of [`populate_while`] waits before it starts: most
-/// work (a short `go mate`) is over by then, and touches only the few pages
-/// it needs (populating a whole table at once would zero pages no short
-/// search ever uses: the generated tsume set took 0.8 s longer in all with
-/// a delay of 50 ms).
-const POPULATE_DELAY: std::time::Duration = std::time::Duration::from_secs(1);
-
 /// Runs `work` while another thread has the system back `range` with pages,
-/// front to back, a chunk at a time, from [`POPULATE_DELAY`] after the
-/// start until it is done or `work` returns. The system zeroes a page when
+/// front to back, a chunk at a time, from `delay` after the start until it
+/// is done or `work` returns (a delay spares short work, which touches only
+/// the pages it needs, from having the others zeroed). The system zeroes a page when
 /// it is first touched (about 1.2 s per 512 MiB on the project's VM); a
 /// search that spreads its keys over a large table pays that on its own
 /// thread unless the pages are there first. Nothing is read or written:
 /// populating keeps the contents of the pages already there. Without Linux
 /// (or on kernels before 5.14, which refuse the request) `work` just runs.
-pub fn populate_while<R>(range: PageRange, work: impl FnOnce() -> R) -> R {
+pub fn populate_while<R>(
+    range: PageRange,
+    delay: std::time::Duration,
+    work: impl FnOnce() -> R,
+) -> R {
     #[cfg(target_os = "linux")]
     {
         use std::sync::mpsc::{RecvTimeoutError, TryRecvError, channel};
@@ -88,7 +86,7 @@ pub fn populate_while<R>(range: PageRange, work: impl FnOnce() -> R) -> R {
         std::thread::scope(|s| {
             s.spawn(move || {
                 // Nothing is ever sent: the work's end drops the sender.
-                if stopped.recv_timeout(POPULATE_DELAY) != Err(RecvTimeoutError::Timeout) {
+                if stopped.recv_timeout(delay) != Err(RecvTimeoutError::Timeout) {
                     return;
                 }
                 let (mut at, end) = (range.start, range.start + range.bytes);
@@ -116,7 +114,7 @@ pub fn populate_while<R>(range: PageRange, work: impl FnOnce() -> R) -> R {
     }
     #[cfg(not(target_os = "linux"))]
     {
-        let _ = range;
+        let _ = (range, delay);
         work()
     }
 }
@@ -133,7 +131,11 @@ mod tests {
             *w = i as u64 ^ 0x9e37_79b9;
         }
         let range = PageRange::of(&words);
-        let sum = populate_while(range, || words.iter().fold(0u64, |a, &w| a ^ w));
+        let sum = populate_while(range, std::time::Duration::ZERO, || {
+            // Long enough for the helper to populate while the work reads.
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            words.iter().fold(0u64, |a, &w| a ^ w)
+        });
         let expected = (0..words.len())
             .step_by(4099)
             .fold(0u64, |a, i| a ^ (i as u64 ^ 0x9e37_79b9));
