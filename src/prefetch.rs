@@ -45,6 +45,7 @@ pub fn ask_for_huge_pages<T>(items: &[T]) {
 
 /// The memory of a table, as plain addresses (for [`populate_while`]).
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub struct PageRange {
     start: usize,
     bytes: usize,
@@ -61,9 +62,29 @@ impl PageRange {
 }
 
 /// Bytes the helper of [`populate_while`] asks for at a time (it looks for
-/// the end of the work between two, so the work's caller waits for at most
-/// one: about 10 ms on the project's VM).
-const POPULATE_CHUNK: usize = 4 << 20;
+/// the end of the work between two, so the work's caller usually waits for
+/// one huge page at most; a system that compacts memory to find it can take
+/// longer).
+#[cfg(target_os = "linux")]
+const POPULATE_CHUNK: usize = HUGE_PAGE_BYTES;
+
+/// The bytes from the start of `range` the helper may populate: at most
+/// half of the memory the system has free, so a table larger than the
+/// machine's memory is never committed whole.
+#[cfg(target_os = "linux")]
+fn populate_limit(range: PageRange) -> usize {
+    // SAFETY: sysconf only reads system parameters.
+    let (free_pages, page) = unsafe {
+        (
+            libc::sysconf(libc::_SC_AVPHYS_PAGES),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
+    if free_pages <= 0 || page <= 0 {
+        return 0;
+    }
+    range.bytes.min(free_pages as usize / 2 * page as usize)
+}
 
 /// Runs `work` while another thread has the system back `range` with pages,
 /// front to back, a chunk at a time, from `delay` after the start until it
@@ -84,14 +105,21 @@ pub fn populate_while<R>(
         use std::sync::mpsc::{RecvTimeoutError, TryRecvError, channel};
         let (running, stopped) = channel::<()>();
         std::thread::scope(|s| {
-            s.spawn(move || {
+            let helper = move || {
                 // Nothing is ever sent: the work's end drops the sender.
                 if stopped.recv_timeout(delay) != Err(RecvTimeoutError::Timeout) {
                     return;
                 }
-                let (mut at, end) = (range.start, range.start + range.bytes);
-                // madvise wants a page-aligned start.
-                at -= at % 4096;
+                let limit = populate_limit(range);
+                if limit == 0 {
+                    return;
+                }
+                let end = range.start + limit;
+                // SAFETY: sysconf only reads a system parameter.
+                let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(1) as usize;
+                // madvise wants a page-aligned start: the page holding the
+                // first byte belongs to the same mapping.
+                let mut at = range.start - range.start % page;
                 while at < end && stopped.try_recv() == Err(TryRecvError::Empty) {
                     let len = POPULATE_CHUNK.min(end - at);
                     // SAFETY: MADV_POPULATE_WRITE only faults in the pages of
@@ -106,9 +134,12 @@ pub fn populate_while<R>(
                     }
                     at += len;
                 }
-            });
+            };
+            // Without a thread the work just runs (and pays the zeroing).
+            let spawned = std::thread::Builder::new().spawn_scoped(s, helper);
             let r = work();
             drop(running);
+            drop(spawned);
             r
         })
     }
