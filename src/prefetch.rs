@@ -69,30 +69,22 @@ impl PageRange {
 const POPULATE_CHUNK: usize = HUGE_PAGE_BYTES;
 
 /// The bytes from the start of `range` the helper may populate: at most
-/// half of the memory the system has free, so a table larger than the
-/// machine's memory is never committed whole.
+/// half of the memory the system has free (`page` bytes a page), so a
+/// table larger than the machine's memory is never committed whole.
 #[cfg(target_os = "linux")]
-fn populate_limit(range: PageRange) -> usize {
-    // SAFETY: sysconf only reads system parameters.
-    let (free_pages, page) = unsafe {
-        (
-            libc::sysconf(libc::_SC_AVPHYS_PAGES),
-            libc::sysconf(libc::_SC_PAGESIZE),
-        )
-    };
-    if free_pages <= 0 || page <= 0 {
-        return 0;
-    }
-    range.bytes.min(free_pages as usize / 2 * page as usize)
+fn populate_limit(range: PageRange, page: usize) -> usize {
+    // SAFETY: sysconf only reads a system parameter.
+    let free_pages = unsafe { libc::sysconf(libc::_SC_AVPHYS_PAGES) };
+    range.bytes.min(free_pages.max(0) as usize / 2 * page)
 }
 
 /// Runs `work` while another thread has the system back `range` with pages,
 /// front to back, a chunk at a time, from `delay` after the start until it
 /// is done or `work` returns (a delay spares short work, which touches only
-/// the pages it needs, from having the others zeroed). The system zeroes a page when
-/// it is first touched (about 1.2 s per 512 MiB on the project's VM); a
-/// search that spreads its keys over a large table pays that on its own
-/// thread unless the pages are there first. Nothing is read or written:
+/// the pages it needs, from having the others zeroed). The system zeroes a
+/// page when it is first touched (about 1.2 s per 512 MiB on the project's
+/// VM); a search that spreads its keys over a large table pays that on its
+/// own thread unless the pages are there first. Nothing is read or written:
 /// populating keeps the contents of the pages already there. Without Linux
 /// (or on kernels before 5.14, which refuse the request) `work` just runs.
 pub fn populate_while<R>(
@@ -110,13 +102,13 @@ pub fn populate_while<R>(
                 if stopped.recv_timeout(delay) != Err(RecvTimeoutError::Timeout) {
                     return;
                 }
-                let limit = populate_limit(range);
+                // SAFETY: sysconf only reads a system parameter.
+                let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(1) as usize;
+                let limit = populate_limit(range, page);
                 if limit == 0 {
                     return;
                 }
                 let end = range.start + limit;
-                // SAFETY: sysconf only reads a system parameter.
-                let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(1) as usize;
                 // madvise wants a page-aligned start: the page holding the
                 // first byte belongs to the same mapping.
                 let mut at = range.start - range.start % page;
