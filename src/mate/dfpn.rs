@@ -52,6 +52,7 @@
 //! whose subtree is reached from two children of an OR node on the path
 //! makes that node add their dn by the largest instead of the sum.
 
+use super::flight::Flights;
 use super::keys::{self, ChildKeys};
 use super::pieces;
 use super::table::{Found, INF, PackedHand, Table, board_key};
@@ -959,8 +960,12 @@ impl<'t> Dfpn<'t> {
         if ply >= self.limit {
             return None;
         }
+        let flights = Flights::of(pos);
         for i in 0..self.replies_checks.len() {
             let mv = self.replies_checks.as_slice()[i];
+            if flights.survive(pos, mv) {
+                continue;
+            }
             let mated = pos.play(mv);
             if !has_legal_move(&mated) {
                 let needed = pieces::and_proof(&mated, PackedHand::EMPTY);

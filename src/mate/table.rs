@@ -41,6 +41,8 @@ const CLUSTER: usize = 8;
 const CLUSTER_BYTES: usize = WORDS * CLUSTER * 8;
 /// Bytes per cache line (what one prefetch brings).
 const CACHE_LINE: usize = 64;
+/// Words per cache line.
+const LINE_WORDS: usize = CACHE_LINE / 8;
 /// The high bit of every byte of a packed hand (the borrow guard of the
 /// subset test: counts are below 128).
 const HAND_GUARD: u64 = 0x8080_8080_8080_8080;
@@ -127,7 +129,13 @@ pub struct ParentLink {
 
 /// The fixed-size df-pn table.
 pub struct Table {
+    /// The allocation: the clusters start at `first`.
     words: Vec<u64>,
+    /// The index in `words` of the first cluster's first word, chosen so
+    /// that every cluster starts on a cache line (the allocator aligns
+    /// `words` to 16 bytes only: a cluster's 8 keys would straddle two
+    /// lines).
+    first: usize,
     /// Clusters allocated.
     clusters: usize,
     /// The size in MiB asked for (the clusters' bytes round it down).
@@ -170,10 +178,12 @@ impl Table {
     pub fn new(mib: usize) -> Table {
         let clusters = (mib << 20) / CLUSTER_BYTES;
         let clusters = clusters.max(1);
-        let words = vec![0; clusters * CLUSTER * WORDS];
+        let words = vec![0u64; clusters * CLUSTER * WORDS + LINE_WORDS - 1];
         crate::prefetch::ask_for_huge_pages(&words);
+        let first = words.as_ptr().align_offset(CACHE_LINE).min(LINE_WORDS - 1);
         Table {
             words,
+            first,
             clusters,
             mib,
             active: clusters.min(INITIAL_CLUSTERS),
@@ -214,7 +224,13 @@ impl Table {
 
     #[inline]
     fn cluster_start(&self, key: u64) -> usize {
-        cluster_index(key, self.active) * CLUSTER * WORDS
+        self.cluster_at(cluster_index(key, self.active))
+    }
+
+    /// The index in `words` of cluster `i`.
+    #[inline]
+    fn cluster_at(&self, i: usize) -> usize {
+        self.first + i * CLUSTER * WORDS
     }
 
     /// Doubles the clusters in use (at most to the allocation), moving every
@@ -232,7 +248,7 @@ impl Table {
         let generation = self.generation;
         let mut moved = 0;
         for i in (0..old).rev() {
-            let start = i * CLUSTER * WORDS;
+            let start = self.cluster_at(i);
             let mut copy = [0u64; CLUSTER * WORDS];
             copy.copy_from_slice(&self.words[start..start + CLUSTER * WORDS]);
             self.words[start..start + CLUSTER * WORDS].fill(0);
@@ -242,7 +258,7 @@ impl Table {
                     continue;
                 }
                 let key = copy[slot];
-                let to = cluster_index(key, new) * CLUSTER * WORDS;
+                let to = self.cluster_at(cluster_index(key, new));
                 let cluster = &mut self.words[to..to + CLUSTER * WORDS];
                 let mut target = (u64::MAX, 0);
                 for t in 0..CLUSTER {
@@ -276,7 +292,7 @@ impl Table {
     pub fn prefetch(&self, key: u64) {
         let start = self.cluster_start(key);
         for line in 0..CLUSTER_BYTES / CACHE_LINE {
-            crate::prefetch::prefetch(&self.words[start + line * CACHE_LINE / 8]);
+            crate::prefetch::prefetch(&self.words[start + line * LINE_WORDS]);
         }
     }
 
