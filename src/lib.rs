@@ -11,6 +11,7 @@ pub mod bitboard;
 pub mod checks;
 pub mod entering_king;
 pub mod eval;
+pub mod flights;
 pub mod game;
 pub mod mate;
 pub mod movegen;

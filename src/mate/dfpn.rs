@@ -52,10 +52,10 @@
 //! whose subtree is reached from two children of an OR node on the path
 //! makes that node add their dn by the largest instead of the sum.
 
-use super::flight::Flights;
 use super::keys::{self, ChildKeys};
 use super::pieces;
 use super::table::{Found, INF, PackedHand, Table, board_key};
+use crate::flights::Flights;
 use crate::movegen::{count_legal_moves, has_legal_move, legal_checks, legal_moves};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;

@@ -24,7 +24,6 @@
 //! `checkmate timeout` when the time runs out or `stop` comes first.
 
 pub mod dfpn;
-pub mod flight;
 pub mod keys;
 pub mod pieces;
 pub mod pv;

@@ -6,6 +6,7 @@ use crate::bitboard::{self, Bitboard};
 pub use crate::checks::CheckInfo;
 use crate::checks::moved_type;
 use crate::eval::capture_gain;
+use crate::flights::king_can_step_after;
 use crate::movegen::has_legal_move;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -120,42 +121,16 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     res
 }
 
-/// Whether, after the legal checking move `m`, the opponent's king (on
-/// `k`) can step to a square we no longer attack: a quick proof of "not
-/// mate", computed on `pos` without playing the move.
-#[inline]
-fn king_can_step_after(pos: &Position, m: Move, k: Square) -> bool {
-    let us = pos.side_to_move();
-    let to = m.to();
-    let from_bb = if m.is_drop() {
-        Bitboard::EMPTY
-    } else {
-        Bitboard::from_square(m.from())
-    };
-    // The board after the move, without the king that steps away.
-    let occupied = pos.occupied().and_not(from_bb).with(to).without(k);
-    let their_pieces = pos.pieces(us.flip()).without(to);
-    let flights = (bitboard::king_attacks(k) & pos.kind().mask()).and_not(their_pieces);
-    let mover = bitboard::attacks(us, moved_type(pos, m), to, occupied);
-    Iterator::any(&mut flights.into_iter(), |sq| {
-        !mover.has(sq)
-            && pos
-                .attackers_to(sq, us, occupied)
-                .and_not(from_bb)
-                .is_empty()
-    })
-}
-
 /// A move of `checks` (the legal checking moves of `pos`, see
 /// [`crate::movegen::legal_moves_and_checks`]) that mates at once, if any
 /// (the first in list order). Drop-pawn mates are not among them (they are
 /// illegal).
 pub fn mate_in_one(pos: &Position, checks: &MoveList) -> Option<Move> {
-    let k = pos.king_square(pos.side_to_move().flip())?;
+    let king = pos.king_square(pos.side_to_move().flip())?;
     checks
         .iter()
         .copied()
-        .filter(|&m| !king_can_step_after(pos, m, k))
+        .filter(|&m| !king_can_step_after(pos, m, king))
         .find(|&m| !has_legal_move(&pos.play(m)))
 }
 
@@ -187,37 +162,6 @@ mod tests {
                 assert_eq!(info.gives_check(&pos, m), want, "{sfen} {m}");
             }
         }
-    }
-
-    /// The old definition: play the move, then look for a safe flight.
-    fn king_can_step_in(child: &Position) -> bool {
-        let us = child.side_to_move();
-        let Some(k) = child.king_square(us) else {
-            return true;
-        };
-        let occupied = child.occupied().without(k);
-        let flights = (bitboard::king_attacks(k) & child.kind().mask()).and_not(child.pieces(us));
-        Iterator::any(&mut flights.into_iter(), |sq| {
-            !child.is_attacked(sq, us.flip(), occupied)
-        })
-    }
-
-    #[test]
-    fn king_flights_agree_with_playing_the_move() {
-        let mut checked = 0;
-        let mut moves = MoveList::new();
-        for pos in sample_positions() {
-            let Some(k) = pos.king_square(pos.side_to_move().flip()) else {
-                continue;
-            };
-            legal_moves(&pos, &mut moves);
-            for &m in moves.iter().filter(|&&m| gives_check(&pos, m)) {
-                let want = king_can_step_in(&pos.play(m));
-                assert_eq!(king_can_step_after(&pos, m, k), want, "{pos:?} {m}");
-                checked += 1;
-            }
-        }
-        assert!(checked > 1000, "{checked}");
     }
 
     /// The first definition of [`see_ge`]: attackers recomputed each turn.

@@ -1,0 +1,225 @@
+//! Whether the defender's king keeps a flight square after a check,
+//! decided without playing the check: the test the mate solver and the
+//! search's mate-in-one run before they play a check to learn whether it
+//! mates at once (a check that leaves the king a square no enemy piece
+//! attacks does not mate).
+//!
+//! For one check, [`king_can_step_after`] tests each square next to the
+//! king on the board after the move. For the many checks of one position,
+//! most of it is computed once ([`Flights::of`]): the squares
+//! next to the king that no attacker's piece reaches now (the king taken
+//! off the board, so it cannot hide behind itself). Such a square stays out
+//! of reach after a check unless the moved piece reaches it from its new
+//! square or the move uncovers a slider's line through the square it left:
+//! no other piece moves, and the new occupant of the destination only
+//! blocks lines. Every other square next to the king (the checker's own
+//! square, one the moved piece guarded, one whose attack the move blocks)
+//! is tested on the board after the move, as the rules core would.
+
+use crate::bitboard::{self, Bitboard};
+use crate::checks::moved_type;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::types::Square;
+
+/// The squares the defender's king (the side not to move) could step to
+/// now, and what a check must change to take them all.
+#[derive(Clone, Copy, Debug)]
+pub struct Flights {
+    /// Squares next to the king, not held by the defender's pieces, that no
+    /// attacker's piece reaches.
+    safe: Bitboard,
+    /// Squares next to the king.
+    near: Bitboard,
+    /// The defender's pieces.
+    defenders: Bitboard,
+    /// The occupancy without the defender's king.
+    occupied: Bitboard,
+}
+
+impl Flights {
+    /// The flight squares of the king of the side not to move in `pos`
+    /// (none without that king).
+    pub fn of(pos: &Position) -> Flights {
+        let attacker = pos.side_to_move();
+        let defender = attacker.flip();
+        let defenders = pos.pieces(defender);
+        let Some(king) = pos.king_square(defender) else {
+            return Flights {
+                safe: Bitboard::EMPTY,
+                near: Bitboard::EMPTY,
+                defenders,
+                occupied: pos.occupied(),
+            };
+        };
+        let occupied = pos.occupied().without(king);
+        let near = bitboard::king_attacks(king) & pos.kind().mask();
+        let mut safe = Bitboard::EMPTY;
+        for s in near.and_not(defenders) {
+            if !pos.is_attacked(s, attacker, occupied) {
+                safe = safe.with(s);
+            }
+        }
+        Flights {
+            safe,
+            near,
+            defenders,
+            occupied,
+        }
+    }
+
+    /// Whether the king can step to a square no enemy piece attacks after
+    /// the attacker's legal move `m` in `pos` (then `m` does not mate; the
+    /// answer is the rules core's on the position after `m`).
+    pub fn survive(&self, pos: &Position, m: Move) -> bool {
+        let to = m.to();
+        let from: Option<Square> = (!m.is_drop()).then(|| m.from());
+        let left = from.map_or(Bitboard::EMPTY, Bitboard::from_square);
+        let occupied = self.occupied.and_not(left).with(to);
+        let attacker = pos.side_to_move();
+        let covered = bitboard::attacks(attacker, moved_type(pos, m), to, occupied);
+        let open = self
+            .near
+            .and_not(self.defenders.without(to))
+            .and_not(covered);
+        for s in open {
+            let unchanged =
+                self.safe.has(s) && s != to && from.is_none_or(|f| bitboard::line(s, f).is_empty());
+            if unchanged
+                || pos
+                    .attackers_to(s, attacker, occupied)
+                    .and_not(left)
+                    .is_empty()
+            {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// Whether, after the attacker's legal checking move `m` in `pos`, the
+/// defender's king (on `king`) can step to a square no enemy piece attacks:
+/// [`Flights::survive`] without the part computed once per position (the
+/// faster of the two for a position with few checks).
+#[inline]
+pub fn king_can_step_after(pos: &Position, m: Move, king: Square) -> bool {
+    let attacker = pos.side_to_move();
+    let to = m.to();
+    let left = if m.is_drop() {
+        Bitboard::EMPTY
+    } else {
+        Bitboard::from_square(m.from())
+    };
+    // The board after the move, without the king that steps away.
+    let occupied = pos.occupied().and_not(left).with(to).without(king);
+    let defenders = pos.pieces(attacker.flip()).without(to);
+    let near = (bitboard::king_attacks(king) & pos.kind().mask()).and_not(defenders);
+    let mover = bitboard::attacks(attacker, moved_type(pos, m), to, occupied);
+    Iterator::any(&mut near.and_not(mover).into_iter(), |s| {
+        pos.attackers_to(s, attacker, occupied)
+            .and_not(left)
+            .is_empty()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::{has_legal_move, legal_checks};
+    use crate::moves::MoveList;
+    use crate::sfen::{parse_sfen, to_sfen};
+
+    /// Whether the side to move in `child` has a king step to a square the
+    /// other side does not attack (the definition, on the played board).
+    fn king_can_step_in(child: &Position) -> bool {
+        let us = child.side_to_move();
+        let Some(k) = child.king_square(us) else {
+            return false;
+        };
+        let occupied = child.occupied().without(k);
+        let near = (bitboard::king_attacks(k) & child.kind().mask()).and_not(child.pieces(us));
+        Iterator::any(&mut near.into_iter(), |sq| {
+            !child.is_attacked(sq, us.flip(), occupied)
+        })
+    }
+
+    /// Every check of each position: `survive` agrees with the board after
+    /// the check.
+    #[test]
+    fn flights_agree_with_the_played_board() {
+        let positions = [
+            // Mates and near mates with drops, sliders and discovered lines.
+            "4k4/9/4P4/9/9/9/9/9/4K4 b G2r2b3g4s4n4l16p 1",
+            "7kl/9/6G2/9/9/9/9/9/L3K4 b RBGSrb2g 1",
+            "8k/6+R2/7P1/9/9/4B4/9/9/4K4 b Gb2gsp 1",
+            "3gkg3/9/4P4/4L4/9/9/9/9/4K4 b GNr2bs2p 1",
+            "lnsgkgsnl/9/ppppppppp/9/4N4/9/PPPPPPPPP/1B5R1/LNSGKGS1L b - 1",
+            "6snk/6+P1l/5S1p1/7N1/8B/9/9/9/K8 b RGr2gsp 1",
+        ];
+        let mut tested = 0;
+        for sfen in positions {
+            let pos = parse_sfen(sfen).unwrap();
+            let flights = Flights::of(&pos);
+            let mut checks = MoveList::new();
+            legal_checks(&pos, &mut checks);
+            for &m in checks.iter() {
+                if flights.survive(&pos, m) {
+                    tested += 1;
+                    assert!(has_legal_move(&pos.play(m)), "{sfen}: {m:?}");
+                }
+            }
+        }
+        assert!(tested > 20, "only {tested} checks with a flight");
+    }
+
+    /// The same along random games from the tsume positions above and the
+    /// start positions of each board (a fixed xorshift sequence).
+    #[test]
+    fn random_games_agree() {
+        let starts = [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "rbsgk/4p/5/P4/KGSBR b - 1",
+            "6snk/6+P1l/5S1p1/7N1/8B/9/9/9/K8 b RGr2gsp 1",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let (mut tested, mut mates) = (0, 0);
+        for sfen in starts {
+            for _game in 0..100 {
+                let mut pos = parse_sfen(sfen).unwrap();
+                for _ply in 0..120 {
+                    let flights = Flights::of(&pos);
+                    let mut checks = MoveList::new();
+                    legal_checks(&pos, &mut checks);
+                    for &m in checks.iter() {
+                        let after = pos.play(m);
+                        let want = king_can_step_in(&after);
+                        let sfen = to_sfen(&pos);
+                        assert_eq!(flights.survive(&pos, m), want, "{sfen}: {m:?}");
+                        let king = pos.king_square(pos.side_to_move().flip()).unwrap();
+                        assert_eq!(king_can_step_after(&pos, m, king), want, "{sfen}: {m:?}");
+                        tested += usize::from(want);
+                        mates += usize::from(!has_legal_move(&after));
+                    }
+                    let mut moves = MoveList::new();
+                    crate::movegen::legal_moves(&pos, &mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let m = moves.as_slice()[next() as usize % moves.len()];
+                    pos = pos.play(m);
+                }
+            }
+        }
+        assert!(
+            tested > 1000 && mates > 0,
+            "{tested} flights, {mates} mates"
+        );
+    }
+}
