@@ -156,31 +156,44 @@ mod tests {
             "3gkg3/9/4P4/4L4/9/9/9/9/4K4 b GNr2bs2p 1",
             "lnsgkgsnl/9/ppppppppp/9/4N4/9/PPPPPPPPP/1B5R1/LNSGKGS1L b - 1",
             "6snk/6+P1l/5S1p1/7N1/8B/9/9/9/K8 b RGr2gsp 1",
+            // The only check, N 7e6c, uncovers the bishop's line to 4b,
+            // the king's only flight before it: mate.
+            "3gkg3/3br4/9/9/2N6/9/B8/9/8K b - 1",
+            // A rook's check x-rays through the king to the square behind.
+            "9/9/9/9/4k4/9/9/9/4K4 b RG 1",
+            // 3x3 and 5x5.
+            "bk1/3/1KB b Pp 1",
+            "2k2/5/2P2/5/K4 b GS 1",
         ];
-        let mut tested = 0;
+        let (mut tested, mut mates) = (0, 0);
         for sfen in positions {
             let pos = parse_sfen(sfen).unwrap();
             let flights = Flights::of(&pos);
+            let king = pos.king_square(pos.side_to_move().flip()).unwrap();
             let mut checks = MoveList::new();
             legal_checks(&pos, &mut checks);
             for &m in checks.iter() {
-                if flights.survive(&pos, m) {
-                    tested += 1;
-                    assert!(has_legal_move(&pos.play(m)), "{sfen}: {m:?}");
-                }
+                let after = pos.play(m);
+                let want = king_can_step_in(&after);
+                assert_eq!(flights.survive(&pos, m), want, "{sfen}: {m:?}");
+                assert_eq!(king_can_step_after(&pos, m, king), want, "{sfen}: {m:?}");
+                tested += usize::from(want);
+                mates += usize::from(!has_legal_move(&after));
             }
         }
+        assert!(mates >= 3, "only {mates} mates");
         assert!(tested > 20, "only {tested} checks with a flight");
     }
 
-    /// The same along random games from the tsume positions above and the
-    /// start positions of each board (a fixed xorshift sequence).
+    /// The same along random games from the 9x9 and 5x5 start positions,
+    /// a tsume position and a 3x3 position (a fixed xorshift sequence).
     #[test]
     fn random_games_agree() {
         let starts = [
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
             "rbsgk/4p/5/P4/KGSBR b - 1",
             "6snk/6+P1l/5S1p1/7N1/8B/9/9/9/K8 b RGr2gsp 1",
+            "bk1/3/1KB b Pp 1",
         ];
         let mut state = 0x2545_f491_4f6c_dd1d_u64;
         let mut next = move || {
@@ -197,10 +210,10 @@ mod tests {
                     let flights = Flights::of(&pos);
                     let mut checks = MoveList::new();
                     legal_checks(&pos, &mut checks);
+                    let sfen = to_sfen(&pos);
                     for &m in checks.iter() {
                         let after = pos.play(m);
                         let want = king_can_step_in(&after);
-                        let sfen = to_sfen(&pos);
                         assert_eq!(flights.survive(&pos, m), want, "{sfen}: {m:?}");
                         let king = pos.king_square(pos.side_to_move().flip()).unwrap();
                         assert_eq!(king_can_step_after(&pos, m, king), want, "{sfen}: {m:?}");

@@ -946,7 +946,8 @@ impl<'t> Dfpn<'t> {
     /// a check mates at once (within the length limit). Resolving these
     /// replies when their defender's node is expanded keeps its pn to the
     /// replies that need a search, so a long forced line does not look
-    /// costlier with every ply.
+    /// costlier with every ply. A check that leaves the king a flight
+    /// ([`Flights`]) is not played to find out.
     fn obvious(&mut self, pos: &Position, ply: usize) -> Option<NodeValue> {
         legal_checks(pos, &mut self.replies_checks);
         if self.replies_checks.is_empty() {

@@ -590,6 +590,16 @@ mod tests {
     }
 
     #[test]
+    fn clusters_start_on_a_cache_line() {
+        for mib in [1, 3, 16] {
+            let t = Table::new(mib);
+            let start = t.words.as_ptr() as usize + t.first * 8;
+            assert_eq!(start % CACHE_LINE, 0, "{mib} MiB");
+            assert!(t.first + t.clusters * CLUSTER * WORDS <= t.words.len());
+        }
+    }
+
+    #[test]
     fn size_is_the_size_asked_for() {
         // 320-byte clusters do not divide a MiB: the size kept is the one
         // asked for, so `go mate` reuses the table instead of remaking it.
