@@ -261,7 +261,12 @@ fn main() {
                             u8::from(r.quiet)
                         );
                     }
-                    out.lock().unwrap().write_all(text.as_bytes()).unwrap();
+                    // Whole games only, flushed: a run stopped at any
+                    // point leaves a file of complete games.
+                    let mut file = out.lock().unwrap();
+                    file.write_all(text.as_bytes()).unwrap();
+                    file.flush().unwrap();
+                    drop(file);
                     let n = positions.fetch_add(records.len() as u64, Ordering::Relaxed);
                     if g % 50 == 49 {
                         eprintln!(
