@@ -54,6 +54,7 @@
 
 use super::keys::{self, ChildKeys};
 use super::pieces;
+use super::recent_checks::RecentChecks;
 use super::table::{Found, INF, PackedHand, Table, board_key};
 use crate::flights::Flights;
 use crate::movegen::{count_legal_moves, has_legal_move, legal_checks, legal_moves};
@@ -356,6 +357,9 @@ pub struct Dfpn<'t> {
     moves: MoveList,
     /// The checks of a defender's reply tested for an obvious value.
     replies_checks: MoveList,
+    /// The checks the reply look generated lately, for the expansions that
+    /// follow it.
+    recent_checks: RecentChecks,
     /// The keys of the children by `moves`.
     keys: Vec<ChildKeys>,
     /// The nodes of the current path being searched, root first (see
@@ -466,6 +470,7 @@ impl<'t> Dfpn<'t> {
             poll_interval: POLL_INTERVAL,
             moves: MoveList::new(),
             replies_checks: MoveList::new(),
+            recent_checks: RecentChecks::default(),
             keys: Vec::new(),
             extend: 0,
             trail: Vec::new(),
@@ -884,7 +889,9 @@ impl<'t> Dfpn<'t> {
 
     /// The attacker's checks from `pos`, each with its child's numbers.
     fn expand_or(&mut self, pos: &Position, ply: usize) -> Vec<Child> {
-        legal_checks(pos, &mut self.moves);
+        if !self.recent_checks.get(pos.key(), &mut self.moves) {
+            legal_checks(pos, &mut self.moves);
+        }
         self.child_keys(pos);
         let mut children = Vec::with_capacity(self.moves.len());
         for i in 0..self.moves.len() {
@@ -958,6 +965,7 @@ impl<'t> Dfpn<'t> {
             self.store(pos, v, 1);
             return Some(v);
         }
+        self.recent_checks.put(pos.key(), &self.replies_checks);
         if ply >= self.limit {
             return None;
         }

@@ -27,6 +27,7 @@ pub mod dfpn;
 pub mod keys;
 pub mod pieces;
 pub mod pv;
+pub mod recent_checks;
 pub mod table;
 #[cfg(test)]
 mod tests;
