@@ -90,8 +90,10 @@ impl Flights {
 }
 
 /// Whether, after the attacker's legal checking move `m` in `pos`, the
-/// defender's king (on `king`) can step to a square no enemy piece attacks
-/// (exact; for a position with few checks, faster than [`Flights`]).
+/// defender's king (on `king`) can step to a square no enemy piece attacks:
+/// the exact answer, each square tested on the board after the move (for
+/// the few checks of a search node; [`Flights`] is the one-sided test
+/// for the many checks of a solver's node).
 #[inline]
 pub fn king_can_step_after(pos: &Position, m: Move, king: Square) -> bool {
     let attacker = pos.side_to_move();

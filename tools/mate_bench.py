@@ -30,7 +30,8 @@ Long problems, one engine at a time, a few by name:
       --engine fukayomi=target/release/fukayomi
 
 Engine options: --setoption 'NAME=Option:value' (repeatable); every engine
-gets Threads 1 and the --hash size as USI_Hash (and MateHash for Fukayomi).
+gets Threads 1 and the --hash size as USI_Hash (and as MateHash where the
+engine declares that option, as Fukayomi does).
 """
 
 import argparse
@@ -58,9 +59,19 @@ class Engine:
         self.lines = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
         self.send("usi")
-        self.until("usiok", 30)
+        declared = set()
+        end = time.time() + 30
+        while True:
+            line = self.until("", max(0.01, end - time.time()))
+            if line is None or line == "usiok":
+                break
+            words = line.split()
+            if words[:2] == ["option", "name"] and len(words) > 2:
+                declared.add(words[2])
         for k, v in self.options:
-            self.send(f"setoption name {k} value {v}")
+            # MateHash (Fukayomi's mate table) only where the engine has it.
+            if k != "MateHash" or k in declared:
+                self.send(f"setoption name {k} value {v}")
         self.send("isready")
         self.until("readyok", 120)
 
@@ -177,9 +188,7 @@ def main():
     results = {}
     for spec in args.engine:
         name, path = spec.split("=", 1)
-        opts = [("Threads", 1), ("USI_Hash", args.hash)]
-        if name.startswith("fukayomi"):
-            opts.append(("MateHash", args.hash))
+        opts = [("Threads", 1), ("USI_Hash", args.hash), ("MateHash", args.hash)]
         for s in args.setoption:
             e, rest = s.split("=", 1)
             if e == name:
