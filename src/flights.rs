@@ -64,25 +64,18 @@ impl Flights {
         if self.safe.is_empty() {
             return false;
         }
-        let to = m.to();
-        let from: Option<Square> = (!m.is_drop()).then(|| m.from());
-        let left = from.map_or(Bitboard::EMPTY, Bitboard::from_square);
-        let occupied = self.occupied.and_not(left).with(to);
+        let (left, occupied, covered) = after_move(pos, m, self.occupied);
         let attacker = pos.side_to_move();
-        let covered = bitboard::attacks(attacker, moved_type(pos, m), to, occupied);
-        for s in self.safe.without(to).and_not(covered) {
-            match from {
-                // The square it left may uncover a slider's line to `s`.
-                Some(f) if bitboard::line(s, f).any() => {
-                    if pos
-                        .attackers_to(s, attacker, occupied)
-                        .and_not(left)
-                        .is_empty()
-                    {
-                        return true;
-                    }
-                }
-                _ => return true,
+        for s in self.safe.without(m.to()).and_not(covered) {
+            // The square the piece left may uncover a slider's line to `s`.
+            let uncovered = !m.is_drop() && bitboard::line(s, m.from()).any();
+            if !uncovered
+                || pos
+                    .attackers_to(s, attacker, occupied)
+                    .and_not(left)
+                    .is_empty()
+            {
+                return true;
             }
         }
         false
@@ -97,22 +90,31 @@ impl Flights {
 #[inline]
 pub fn king_can_step_after(pos: &Position, m: Move, king: Square) -> bool {
     let attacker = pos.side_to_move();
+    let (left, occupied, mover) = after_move(pos, m, pos.occupied().without(king));
+    let defenders = pos.pieces(attacker.flip()).without(m.to());
+    let near = (bitboard::king_attacks(king) & pos.kind().mask()).and_not(defenders);
+    Iterator::any(&mut near.and_not(mover).into_iter(), |s| {
+        pos.attackers_to(s, attacker, occupied)
+            .and_not(left)
+            .is_empty()
+    })
+}
+
+/// The board after the attacker's move `m` in `pos`, as the defender's
+/// king sees it: the square the piece left (empty for a drop), the
+/// occupancy (from `occupied`, the board's without that king) and the
+/// squares the moved piece reaches from its new square.
+#[inline]
+fn after_move(pos: &Position, m: Move, occupied: Bitboard) -> (Bitboard, Bitboard, Bitboard) {
     let to = m.to();
     let left = if m.is_drop() {
         Bitboard::EMPTY
     } else {
         Bitboard::from_square(m.from())
     };
-    // The board after the move, without the king that steps away.
-    let occupied = pos.occupied().and_not(left).with(to).without(king);
-    let defenders = pos.pieces(attacker.flip()).without(to);
-    let near = (bitboard::king_attacks(king) & pos.kind().mask()).and_not(defenders);
-    let mover = bitboard::attacks(attacker, moved_type(pos, m), to, occupied);
-    Iterator::any(&mut near.and_not(mover).into_iter(), |s| {
-        pos.attackers_to(s, attacker, occupied)
-            .and_not(left)
-            .is_empty()
-    })
+    let occupied = occupied.and_not(left).with(to);
+    let reach = bitboard::attacks(pos.side_to_move(), moved_type(pos, m), to, occupied);
+    (left, occupied, reach)
 }
 
 #[cfg(test)]
