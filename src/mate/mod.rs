@@ -60,7 +60,7 @@ const INFO_INTERVAL_MS: u128 = 1000;
 /// Nodes the answer line may spend re-proving replaced entries.
 const LINE_NODE_LIMIT: u64 = 50_000_000;
 /// Nodes the line shortening may spend, per node of the proof.
-const SHORTEN_NODE_FACTOR: u64 = 1;
+const SHORTEN_NODE_FACTOR: u64 = 10;
 /// Nodes the line shortening may spend besides.
 const SHORTEN_MIN_NODES: u64 = 4096;
 /// Share (in percent) of the remaining time the line shortening may take.
