@@ -75,6 +75,7 @@ use crate::eval::{EvalKind, Evaluator, Network, Weights};
 use crate::game::Game;
 use crate::movegen::legal_moves;
 use crate::moves::{Move, MoveList};
+use crate::position::Position;
 use crate::types::Color;
 use crossbeam_channel::Sender;
 use history::History;
@@ -493,80 +494,83 @@ impl Searcher {
     ) -> SearchResult {
         let start = Instant::now();
         let pos = game.position();
+        // 1. `go mate`: the tsume solver answers.
         if let Some(time) = limits.mate {
-            let mate_options = crate::mate::MateOptions {
-                time_ms: time,
-                network_delay: options.network_delay,
-                hash_mb: options.mate_hash_mb,
-            };
-            let (r, nodes) = crate::mate::solve(pos, &mate_options, control, Some(out));
-            let line = r.usi();
-            let _ = out.send(line.clone());
-            return SearchResult {
-                nodes,
-                final_line: line,
-                ..SearchResult::default()
-            };
+            return go_mate(pos, time, options, control, out);
         }
         self.tt.new_search();
-
-        if can_declare(pos, options.entering_king_rule) {
-            let info = "info depth 1 seldepth 1 score mate 1 nodes 0 nps 0 time 0 hashfull 0";
-            return finish(limits, control, out, vec![info.to_string()], "bestmove win");
+        // 2. Answers without a search: a declaration, a try, no legal move.
+        if let Some(answer) = rule_answer(pos, options) {
+            return finish(limits, control, out, vec![answer.info], &answer.final_line);
         }
-        if options.entering_king_rule == EnteringKingRule::TryRule
-            && let Some(m) = try_rule_move(pos)
-        {
-            let info = format!(
-                "info depth 1 seldepth 1 score mate 1 nodes 0 nps 0 time 0 hashfull 0 pv {m}"
-            );
-            return finish(limits, control, out, vec![info], &format!("bestmove {m}"));
-        }
-        let mut list = MoveList::new();
-        legal_moves(pos, &mut list);
-        restrict_to(&mut list, &limits.search_moves);
-        if list.is_empty() {
+        let root = root_moves(pos, limits);
+        if root.is_empty() {
             let info = "info depth 0 seldepth 0 score mate -0 nodes 0 nps 0 time 0 hashfull 0";
-            return finish(
-                limits,
-                control,
-                out,
-                vec![info.to_string()],
-                "bestmove resign",
-            );
+            return finish(limits, control, out, vec![info.into()], "bestmove resign");
         }
-
-        let us = pos.side_to_move();
-        let max_depth = [limits.depth.unwrap_or(0), options.depth_limit]
-            .into_iter()
-            .filter(|&d| d > 0)
-            .min()
-            .unwrap_or(MAX_DEPTH)
-            .clamp(1, MAX_DEPTH);
-        let node_limit = [limits.nodes.unwrap_or(0), options.nodes_limit]
-            .into_iter()
-            .filter(|&n| n > 0)
-            .min()
-            .unwrap_or(0);
-        let threads = if node_limit > 0 {
-            1
-        } else {
-            options.threads.clamp(1, max_useful_threads())
+        // 3. The settings every thread shares.
+        let plan = Plan::new(limits, options, root.len());
+        let abort = AtomicBool::new(false);
+        let thread_nodes: Vec<AtomicU64> = (0..plan.threads).map(|_| AtomicU64::new(0)).collect();
+        let shared = self.shared(
+            pos,
+            limits,
+            options,
+            &plan,
+            control,
+            &abort,
+            &thread_nodes,
+            start,
+        );
+        // 4. Lazy SMP: the main thread reports, the helpers fill the table.
+        let reporter = search::Reporter {
+            out,
+            multi_pv: plan.multi_pv,
+            pv_interval: options.pv_interval,
         };
         let history: Vec<(u64, bool)> = game.key_history().collect();
-        let abort = AtomicBool::new(false);
-        let thread_nodes: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
-        let time_budget = budget(limits, options, us, pos.kind());
-        let root: Vec<Move> = list.iter().copied().collect();
-        let multi_pv = options.multi_pv.clamp(1, root.len());
-        let probe_nodes = mate_probe::node_budget(time_budget.map(|b| b.optimum), node_limit);
-        let shared = search::Shared {
+        let found = self.run_threads(&shared, pos, &history, &root, &plan, &reporter);
+        let (root_moves, depth) = found.unwrap_or_else(|| {
+            // The search thread failed: still play a legal move.
+            (vec![search::RootMove::new(root[0])], 0)
+        });
+        // 5. The last info lines and `bestmove`.
+        self.conclude(
+            pos,
+            limits,
+            options,
+            control,
+            out,
+            &shared,
+            &plan,
+            &root_moves,
+            depth,
+        )
+    }
+
+    /// The shared state of one search of `pos`.
+    #[allow(clippy::too_many_arguments)]
+    fn shared<'a>(
+        &'a self,
+        pos: &Position,
+        limits: &Limits,
+        options: &SearchOptions,
+        plan: &Plan,
+        control: &'a Control,
+        abort: &'a AtomicBool,
+        thread_nodes: &'a [AtomicU64],
+        start: Instant,
+    ) -> search::Shared<'a> {
+        let us = pos.side_to_move();
+        let budget = budget(limits, options, us, pos.kind());
+        let probe_nodes = mate_probe::node_budget(budget.map(|b| b.optimum), plan.node_limit);
+        search::Shared {
             tt: &self.tt,
             control,
-            abort: &abort,
-            thread_nodes: &thread_nodes,
-            budget: time_budget,
-            node_limit,
+            abort,
+            thread_nodes,
+            budget,
+            node_limit: plan.node_limit,
             root_color: us,
             draw_value: match us {
                 Color::Sente => options.draw_value_black,
@@ -589,28 +593,36 @@ impl Searcher {
             }),
             // Off where its mate may not be the game's result or the move
             // may not be allowed: a move limit, `searchmoves`, MultiPV.
-            mate_probe: (multi_pv == 1
+            mate_probe: (plan.multi_pv == 1
                 && options.max_moves_to_draw == 0
                 && limits.search_moves.is_empty())
             .then_some(search::ProbeSettings {
                 probe: &self.mate_probe,
                 nodes: probe_nodes,
             }),
-        };
-        let reporter = search::Reporter {
-            out,
-            multi_pv,
-            pv_interval: options.pv_interval,
-        };
+        }
+    }
 
+    /// Runs the main thread and the helpers (each with its history tables
+    /// from the last search) until the main thread ends; returns the main
+    /// thread's root moves and depth (`None` if it failed).
+    fn run_threads(
+        &self,
+        shared: &search::Shared<'_>,
+        pos: &Position,
+        history: &[(u64, bool)],
+        root: &[Move],
+        plan: &Plan,
+        reporter: &search::Reporter<'_>,
+    ) -> Option<(Vec<search::RootMove>, u32)> {
         let mut histories = std::mem::take(&mut *self.lock_histories());
-        histories.resize_with(threads, History::default);
+        histories.resize_with(plan.threads, History::default);
         let run = |id: usize, h: History| {
-            let mut w = search::Worker::new(&shared, id, &history, root.clone(), h);
-            w.iterate(pos, max_depth, (id == 0).then_some(&reporter));
+            let mut w = search::Worker::new(shared, id, history, root.to_vec(), h);
+            w.iterate(pos, plan.max_depth, (id == 0).then_some(reporter));
             w.into_result()
         };
-        let mut kept = Vec::with_capacity(threads);
+        let mut kept = Vec::with_capacity(plan.threads);
         let main_result = std::thread::scope(|s| {
             let mut hs = histories.into_iter();
             let main_history = hs.next().unwrap_or_default();
@@ -630,7 +642,7 @@ impl Searcher {
                 Ok(h) => h.join().ok(),
                 Err(_) => Some(run(0, History::default())),
             };
-            abort.store(true, Ordering::Relaxed);
+            shared.abort.store(true, Ordering::Relaxed);
             let r = r.map(|(root_moves, depth, h)| {
                 kept.push(h);
                 (root_moves, depth)
@@ -639,15 +651,27 @@ impl Searcher {
             r
         });
         *self.lock_histories() = kept;
+        main_result
+    }
 
+    /// Sends the final info lines and `bestmove` (or `resign`) of a search
+    /// that ended with `root_moves` (best first) at `depth`.
+    #[allow(clippy::too_many_arguments)]
+    fn conclude(
+        &self,
+        pos: &Position,
+        limits: &Limits,
+        options: &SearchOptions,
+        control: &Control,
+        out: &Sender<String>,
+        shared: &search::Shared<'_>,
+        plan: &Plan,
+        root_moves: &[search::RootMove],
+        depth: u32,
+    ) -> SearchResult {
         let nodes = shared.total_nodes();
-        let ms = start.elapsed().as_millis() as u64;
+        let ms = shared.start.elapsed().as_millis() as u64;
         let hashfull = self.tt.hashfull();
-        let (root_moves, depth) = main_result.unwrap_or_else(|| {
-            // The search thread failed: still play a legal move.
-            let rm = search::RootMove::new(root[0]);
-            (vec![rm], 0)
-        });
         let best = &root_moves[0];
         let mut lines = if depth == 0 && best.score == -INFINITE {
             vec![format!(
@@ -657,32 +681,23 @@ impl Searcher {
                 best.mv
             )]
         } else {
-            search::format_info(&root_moves, depth, multi_pv, nodes, ms, hashfull)
+            search::format_info(root_moves, depth, plan.multi_pv, nodes, ms, hashfull)
         };
         lines.reverse();
-        let score = if best.score == -INFINITE {
-            best.prev_score
-        } else {
-            best.score
-        };
-        let score = if score == -INFINITE {
-            shared.eval.evaluate(pos)
-        } else {
-            score
-        };
+        let score = [best.score, best.prev_score]
+            .into_iter()
+            .find(|&s| s != -INFINITE)
+            .unwrap_or_else(|| shared.eval.evaluate(pos));
         let ponder = best.pv.get(1).copied().or_else(|| {
             let mut line = vec![best.mv];
             search::extend_pv_from_tt(&self.tt, pos, &mut line, 2);
             line.get(1).copied()
         });
         let resign = options.resign_value > 0 && depth > 0 && score < -options.resign_value;
-        let final_line = if resign {
-            "bestmove resign".to_string()
-        } else {
-            match ponder {
-                Some(p) => format!("bestmove {} ponder {p}", best.mv),
-                None => format!("bestmove {}", best.mv),
-            }
+        let final_line = match (resign, ponder) {
+            (true, _) => "bestmove resign".to_string(),
+            (false, Some(p)) => format!("bestmove {} ponder {p}", best.mv),
+            (false, None) => format!("bestmove {}", best.mv),
         };
         let mut r = finish(limits, control, out, lines, &final_line);
         r.best = (!resign).then_some(best.mv);
@@ -692,6 +707,101 @@ impl Searcher {
         r.nodes = nodes;
         r
     }
+}
+
+/// What one search runs with: derived from `go` and the options.
+struct Plan {
+    /// Deepest iteration.
+    max_depth: u32,
+    /// Node limit of the whole search, 0 = none.
+    node_limit: u64,
+    /// Search threads (1 under a node limit, so that it is exact).
+    threads: usize,
+    /// Lines reported (`MultiPV`, at most the root moves).
+    multi_pv: usize,
+}
+
+impl Plan {
+    fn new(limits: &Limits, options: &SearchOptions, root_moves: usize) -> Plan {
+        let max_depth = [limits.depth.unwrap_or(0), options.depth_limit]
+            .into_iter()
+            .filter(|&d| d > 0)
+            .min()
+            .unwrap_or(MAX_DEPTH)
+            .clamp(1, MAX_DEPTH);
+        let node_limit = [limits.nodes.unwrap_or(0), options.nodes_limit]
+            .into_iter()
+            .filter(|&n| n > 0)
+            .min()
+            .unwrap_or(0);
+        let threads = if node_limit > 0 {
+            1
+        } else {
+            options.threads.clamp(1, max_useful_threads())
+        };
+        Plan {
+            max_depth,
+            node_limit,
+            threads,
+            multi_pv: options.multi_pv.clamp(1, root_moves),
+        }
+    }
+}
+
+/// `go mate`: runs the tsume solver and sends its `checkmate` line.
+fn go_mate(
+    pos: &Position,
+    time: Option<u64>,
+    options: &SearchOptions,
+    control: &Control,
+    out: &Sender<String>,
+) -> SearchResult {
+    let mate_options = crate::mate::MateOptions {
+        time_ms: time,
+        network_delay: options.network_delay,
+        hash_mb: options.mate_hash_mb,
+    };
+    let (r, nodes) = crate::mate::solve(pos, &mate_options, control, Some(out));
+    let line = r.usi();
+    let _ = out.send(line.clone());
+    SearchResult {
+        nodes,
+        final_line: line,
+        ..SearchResult::default()
+    }
+}
+
+/// An answer the rules give without a search.
+struct RuleAnswer {
+    info: String,
+    final_line: String,
+}
+
+/// The entering-king declaration (`bestmove win`) or the try rule's move to
+/// the enemy king's start square, when the rules allow one now.
+fn rule_answer(pos: &Position, options: &SearchOptions) -> Option<RuleAnswer> {
+    const INFO: &str = "info depth 1 seldepth 1 score mate 1 nodes 0 nps 0 time 0 hashfull 0";
+    if can_declare(pos, options.entering_king_rule) {
+        return Some(RuleAnswer {
+            info: INFO.to_string(),
+            final_line: "bestmove win".to_string(),
+        });
+    }
+    if options.entering_king_rule != EnteringKingRule::TryRule {
+        return None;
+    }
+    try_rule_move(pos).map(|m| RuleAnswer {
+        info: format!("{INFO} pv {m}"),
+        final_line: format!("bestmove {m}"),
+    })
+}
+
+/// The legal moves of `pos`, only those of `searchmoves` when it names any.
+fn root_moves(pos: &Position, limits: &Limits) -> Vec<Move> {
+    let mut list = MoveList::new();
+    legal_moves(pos, &mut list);
+    restrict_to(&mut list, &limits.search_moves);
+    list.iter().copied().collect()
 }
 
 /// Keeps only the moves of `list` that are in `search_moves` (when it names
