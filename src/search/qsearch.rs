@@ -85,22 +85,7 @@ impl Worker<'_> {
         }
         let mut best = -INFINITE;
         if !in_check {
-            if QS_MATE_IN_ONE && self.mate_in_one_here(pos) {
-                return mate_in(ply + 1);
-            }
-            if stand >= beta {
-                return stand;
-            }
-            // Below beta a mate would change the result (above it, both
-            // fail high).
-            if QS_QUICK_MATE
-                && tt_entry.is_none()
-                && let Some(m) = quick_mate_in_one(pos)
-            {
-                let v = mate_in(ply + 1);
-                self.sh
-                    .tt
-                    .store(key, m, score_to_tt(v, ply), QS_DEPTH, Bound::Exact);
+            if let Some(v) = self.stand_pat_cut(pos, stand, beta, tt_entry.is_none(), ply) {
                 return v;
             }
             alpha = alpha.max(stand);
@@ -132,27 +117,14 @@ impl Worker<'_> {
         let mut best_move = Move::NONE;
         for i in 0..n {
             let m = self.moves[ply].next(i);
-            if !in_check
-                && m.is_promotion()
-                && captured(pos, m).is_none()
-                && (stand + promotion_gain(pos, m) + DELTA_MARGIN <= alpha
-                    || !self.moves[ply].exchange_holds(i, pos, m))
-            {
-                continue;
-            }
-            if !in_check
-                && let Some(victim) = captured(pos, m)
-                && !m.is_promotion()
-                && (stand + capture_gain(victim) + DELTA_MARGIN <= alpha
-                    || !self.moves[ply].exchange_holds(i, pos, m))
-            {
-                continue;
-            }
-            if QS_EVASION_PRUNING
-                && in_check
-                && best > -MATE_BOUND
-                && (captured(pos, m).is_none() || !see_ge(pos, m, 0))
-            {
+            let skip = if in_check {
+                QS_EVASION_PRUNING
+                    && best > -MATE_BOUND
+                    && (captured(pos, m).is_none() || !see_ge(pos, m, 0))
+            } else {
+                self.futile(pos, ply, i, m, stand, alpha)
+            };
+            if skip {
                 continue;
             }
             // No repetition is looked for below a quiescence node, so
@@ -179,5 +151,60 @@ impl Worker<'_> {
             .tt
             .store(key, best_move, score_to_tt(best, ply), QS_DEPTH, bound);
         best
+    }
+
+    /// Not in check, before the moves: a mate in one, a stand pat at or
+    /// above `beta`, or (without a table entry) a quick mate found here end
+    /// the node with this value.
+    #[inline(always)]
+    fn stand_pat_cut(
+        &mut self,
+        pos: &Position,
+        stand: i32,
+        beta: i32,
+        no_entry: bool,
+        ply: usize,
+    ) -> Option<i32> {
+        if QS_MATE_IN_ONE && self.mate_in_one_here(pos) {
+            return Some(mate_in(ply + 1));
+        }
+        if stand >= beta {
+            return Some(stand);
+        }
+        // Below beta a mate would change the result (above it, both fail
+        // high).
+        if QS_QUICK_MATE
+            && no_entry
+            && let Some(m) = quick_mate_in_one(pos)
+        {
+            let v = mate_in(ply + 1);
+            let tt_score = score_to_tt(v, ply);
+            self.sh
+                .tt
+                .store(pos.key(), m, tt_score, QS_DEPTH, Bound::Exact);
+            return Some(v);
+        }
+        None
+    }
+
+    /// Not in check: whether the capture or promotion `m` (the `i`-th of
+    /// this ply's list) cannot lift the stand pat `stand` above `alpha`
+    /// (delta pruning), or loses material in the exchange.
+    #[inline(always)]
+    fn futile(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        i: usize,
+        m: Move,
+        stand: i32,
+        alpha: i32,
+    ) -> bool {
+        let gain = match captured(pos, m) {
+            None if m.is_promotion() => promotion_gain(pos, m),
+            Some(victim) if !m.is_promotion() => capture_gain(victim),
+            _ => return false,
+        };
+        stand + gain + DELTA_MARGIN <= alpha || !self.moves[ply].exchange_holds(i, pos, m)
     }
 }
