@@ -121,6 +121,11 @@ fn bare_go_mate_is_go_mate_infinite() {
         6,
         "a 5-ply mate: {answer}"
     );
+    // Before the line: the shortening's finding, proven here (no mate of
+    // three plies exists).
+    let shortest = "info string shortest mate found: 5 plies, every interposition counted \
+                    (no shorter mate exists)";
+    assert!(lines.iter().any(|l| l == shortest), "{lines:?}");
     let after = e.sync();
     assert_eq!(count(&after, "checkmate") + count(&after, "bestmove"), 0);
 }

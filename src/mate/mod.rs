@@ -260,7 +260,10 @@ fn prove(
                 root.len, dfpn.nodes
             ));
         }
-        shorten(&mut dfpn, pos, clock);
+        let shortest = shorten(&mut dfpn, pos, clock);
+        if let Some(out) = out {
+            let _ = out.send(shortest.usi());
+        }
         clock.finishing = true;
         clock.node_limit = dfpn.nodes.saturating_add(LINE_NODE_LIMIT);
         match pv::principal_line(&mut dfpn, pos, clock) {
@@ -281,11 +284,34 @@ fn prove(
     (result, dfpn.nodes)
 }
 
+/// What the line shortening established: the length of the shortest mate
+/// known (every ply counted, interpositions included) and whether no
+/// shorter one exists.
+struct Shortest {
+    plies: usize,
+    proven: bool,
+}
+
+impl Shortest {
+    /// The `info string` that reports it.
+    fn usi(&self) -> String {
+        let what = if self.proven {
+            "no shorter mate exists"
+        } else {
+            "a shorter one is not ruled out"
+        };
+        format!(
+            "info string shortest mate found: {} plies, every interposition counted ({what})",
+            self.plies
+        )
+    }
+}
+
 /// Spends part of the remaining time looking for shorter mates: df-pn again
 /// with the length limited to two plies less than the mate known, until no
 /// such mate exists (the mate is then a shortest one), or the share of time
 /// or nodes is spent. Bounded by nodes when there is no time limit.
-fn shorten(dfpn: &mut Dfpn<'_>, pos: &Position, clock: &mut Clock<'_>) {
+fn shorten(dfpn: &mut Dfpn<'_>, pos: &Position, clock: &mut Clock<'_>) -> Shortest {
     let proof_nodes = dfpn.nodes;
     let saved_deadline = clock.deadline;
     if let Some(d) = clock.deadline {
@@ -297,16 +323,26 @@ fn shorten(dfpn: &mut Dfpn<'_>, pos: &Position, clock: &mut Clock<'_>) {
         .saturating_mul(SHORTEN_NODE_FACTOR)
         .saturating_add(SHORTEN_MIN_NODES);
     let mut best = dfpn.probe(pos).map_or(0, |v| v.len as usize);
+    // A mate of one ply is a shortest one.
+    let mut proven = best == 1;
     while best >= 3 && !dfpn.stopped {
         dfpn.limit = best - 2;
         let v = dfpn.mid(pos, 0, INF, INF, clock);
         if v.pn != 0 {
+            // Disproven within the limit, with no path cut by the ply cap
+            // and not merely stopped: no mate of `best - 2` plies or fewer.
+            proven = v.dn == 0 && !dfpn.stopped && !dfpn.capped;
             break;
         }
         best = v.len as usize;
+        proven = best == 1;
     }
     dfpn.limit = usize::MAX;
     dfpn.stopped = false;
     clock.deadline = saved_deadline;
     clock.node_limit = u64::MAX;
+    Shortest {
+        plies: best,
+        proven,
+    }
 }
