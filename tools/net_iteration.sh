@@ -15,15 +15,27 @@
 # HELD_OUT_GAMES is 0).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-name=${1:?name, e.g. n18}
-seed=${2:?seed}
-games=${3:-6000}
-held_out=${4:-300}
-shift $(($# < 4 ? $# : 4))
+pos=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+  pos+=("$1")
+  shift
+done
 [ "${1:-}" = "--" ] && shift
+name=${pos[0]:?name, e.g. n18}
+seed=${pos[1]:?seed}
+games=${pos[2]:-6000}
+held_out=${pos[3]:-300}
+for n in "$seed" "$games" "$held_out"; do
+  [[ $n =~ ^[0-9]+$ ]] || { echo "net_iteration.sh: '$n' is not a number" >&2; exit 2; }
+done
+if [ "$held_out" -eq 0 ] && [ "$name" = s15 ]; then
+  echo "net_iteration.sh: s15 holds the held-out games; give HELD_OUT_GAMES" >&2
+  exit 2
+fi
 data=target/evaldata
 mkdir -p "$data" target/nn
 cargo build --release --example gensfen --example train_nn
+# An existing data file of this name is reused (whatever seed made it).
 if [ ! -s "$data/9x9-$name.tsv" ]; then
   target/release/examples/gensfen --board 9x9 --games "$games" --nodes 10000 --threads 2 \
     --seed "$seed" --out "$data/9x9-$name.tsv" > "$data/$name-gensfen.log" 2>&1

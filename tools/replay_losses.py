@@ -16,6 +16,7 @@ Usage:
 """
 import argparse
 import subprocess
+import sys
 
 
 class Engine:
@@ -38,6 +39,8 @@ class Engine:
         last = None
         while True:
             line = self.p.stdout.readline()
+            if not line:
+                raise EOFError("the engine exited")
             if line.startswith("info") and " score " in line:
                 last = line.split()
             if line.startswith("bestmove"):
@@ -50,12 +53,28 @@ class Engine:
 
 
 def losses(log, out):
-    """(game number, engine 1 plays sente, start sfen, moves) of each lost game."""
+    """(game number, engine 1 plays sente, start sfen, moves) of each lost game.
+    The log and the progress lines are paired in order (match.py writes
+    both as each game ends); a pair whose ply counts differ (two games that
+    ended together, written in the other order) is checked against its
+    neighbour, else skipped with a warning. Give a log of one run only."""
     progress = [l for l in open(out) if l.startswith("game ")]
     games = [l.rstrip("\n").split("\t") for l in open(log)]
-    for p, g in zip(progress, games):
-        if "-> l" in p:
-            yield p.split(":")[0].split()[1], p.split()[3] == "sente", g[2], g[3].split()
+    if len(progress) != len(games):
+        print(f"warning: {len(progress)} progress lines, {len(games)} logged games", file=sys.stderr)
+
+    def plies(p):
+        return int(p.split("(", 1)[1].split(",")[1].split()[0])
+
+    for i, p in enumerate(progress):
+        if "-> l" not in p:
+            continue
+        cands = [g for g in games[max(0, i - 1):i + 2] if len(g) > 3 and len(g[3].split()) == plies(p)]
+        g = games[i] if i < len(games) and games[i] in cands else (cands[0] if len(cands) == 1 else None)
+        if g is None:
+            print(f"warning: {p.strip()}: no logged game pairs with it, skipped", file=sys.stderr)
+            continue
+        yield p.split(":")[0].split()[1], p.split()[3] == "sente", g[2], g[3].split()
 
 
 def ours(k, start, e1_sente):

@@ -59,8 +59,9 @@ const SOLVER_STACK: usize = 512 << 20;
 const INFO_INTERVAL_MS: u128 = 1000;
 /// Nodes the answer line may spend re-proving replaced entries.
 const LINE_NODE_LIMIT: u64 = 50_000_000;
-/// Nodes the line shortening may spend, per node of the proof.
-const SHORTEN_NODE_FACTOR: u64 = 10;
+/// Nodes the line shortening may spend, per node of the proof (session 16:
+/// 9; until then 0, i.e. only [`SHORTEN_MIN_NODES`]).
+const SHORTEN_NODE_FACTOR: u64 = 9;
 /// Nodes the line shortening may spend besides.
 const SHORTEN_MIN_NODES: u64 = 4096;
 /// Share (in percent) of the remaining time the line shortening may take.
@@ -260,7 +261,7 @@ fn prove(
                 root.len, dfpn.nodes
             ));
         }
-        let shortest = shorten(&mut dfpn, pos, clock);
+        let shortest = shorten(&mut dfpn, pos, root.len as usize, clock);
         if let Some(out) = out {
             let _ = out.send(shortest.usi());
         }
@@ -311,7 +312,12 @@ impl Shortest {
 /// with the length limited to two plies less than the mate known, until no
 /// such mate exists (the mate is then a shortest one), or the share of time
 /// or nodes is spent. Bounded by nodes when there is no time limit.
-fn shorten(dfpn: &mut Dfpn<'_>, pos: &Position, clock: &mut Clock<'_>) -> Shortest {
+fn shorten(
+    dfpn: &mut Dfpn<'_>,
+    pos: &Position,
+    proven_len: usize,
+    clock: &mut Clock<'_>,
+) -> Shortest {
     let proof_nodes = dfpn.nodes;
     let saved_deadline = clock.deadline;
     if let Some(d) = clock.deadline {
@@ -319,10 +325,11 @@ fn shorten(dfpn: &mut Dfpn<'_>, pos: &Position, clock: &mut Clock<'_>) -> Shorte
         let share = d.saturating_sub(now) * SHORTEN_SHARE_PERCENT / 100;
         clock.deadline = Some(now + share);
     }
+    // `dfpn.nodes` counts on from the proof's.
     clock.node_limit = proof_nodes
-        .saturating_mul(SHORTEN_NODE_FACTOR)
+        .saturating_add(proof_nodes.saturating_mul(SHORTEN_NODE_FACTOR))
         .saturating_add(SHORTEN_MIN_NODES);
-    let mut best = dfpn.probe(pos).map_or(0, |v| v.len as usize);
+    let mut best = dfpn.probe(pos).map_or(proven_len, |v| v.len as usize);
     // A mate of one ply is a shortest one.
     let mut proven = best == 1;
     while best >= 3 && !dfpn.stopped {
