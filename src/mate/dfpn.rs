@@ -540,17 +540,19 @@ impl<'t> Dfpn<'t> {
             dn: if FLOOR_DN { lookup.dn_floor } else { 0 },
             old: lookup.old,
         };
-        let Some(found) = lookup.found else {
+        let left = self.limit.saturating_sub(ply);
+        let found = lookup.found.map(NodeValue::from_found);
+        if found.is_none_or(|v| v.dn != 0 && !(v.pn == 0 && v.len as usize <= left))
+            && lookup.bound as usize > left
+        {
+            // A stored bound: no mate within `bound - 1` plies.
+            return (Some(NodeValue::DEPTH_CUT), Hints::default());
+        }
+        let Some(v) = found else {
             return (None, floors);
         };
-        let v = NodeValue::from_found(found);
-        let left = self.limit.saturating_sub(ply);
         if v.pn == 0 {
             return ((v.len as usize <= left).then_some(v), floors);
-        }
-        if v.dn != 0 && v.len as usize > left {
-            // A stored bound: no mate within `len - 1` plies.
-            return (Some(NodeValue::DEPTH_CUT), Hints::default());
         }
         let v = NodeValue { len: 0, ..v };
         let v = if RAISE_EXACT { floors.raise(v) } else { v };
@@ -620,6 +622,42 @@ impl<'t> Dfpn<'t> {
             ..NodeValue::PROVEN
         };
         self.store(pos, v, u64::from(u32::MAX));
+    }
+
+    /// Whether `pos` (reached at `ply`) is mated within `plies` plies
+    /// (every interposition counted): from the table when it knows (a proof
+    /// that short, or a bound past it), else by a search with the length
+    /// limited to them. `None` when the search stopped, or when the ply cap
+    /// cut a path of a disproof.
+    pub fn mate_within(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        plies: usize,
+        poll: &mut dyn Poll,
+    ) -> Option<bool> {
+        let (limit, capped) = (self.limit, self.capped);
+        self.limit = ply.saturating_add(plies);
+        self.capped = false;
+        let v = self.mid(pos, ply, INF, INF, poll);
+        let cut = self.capped;
+        self.limit = limit;
+        self.capped = capped || cut;
+        if v.pn == 0 {
+            Some(true)
+        } else if v.dn == 0 && !self.stopped && !cut {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// The stored proof length of `pos` (`u16::MAX` if it is not proven).
+    pub fn proof_len(&self, pos: &Position) -> u16 {
+        match self.probe(pos) {
+            Some(NodeValue { pn: 0, len, .. }) => len,
+            _ => u16::MAX,
+        }
     }
 
     /// Searches `pos` (reached at `ply`) until its proof number reaches

@@ -16,7 +16,8 @@
 //!   repetition is stored only where the cycle lies within its subtree).
 //! - [`pv`]: the answer line: the attacker's shortest mate known against the
 //!   defender's longest resistance, useless interpositions (無駄合い) ranked
-//!   as if not played, every line checked move by move before it is sent.
+//!   as if not played, every line checked move by move before it is sent;
+//!   the main line by exact lengths when the shortest length is proven.
 //!
 //! Replies: `checkmate <moves>` once proven, `checkmate nomate` only when
 //! the root is disproven without the ply cap cutting any path (a disproof
@@ -66,6 +67,9 @@ const SHORTEN_NODE_FACTOR: u64 = 9;
 const SHORTEN_MIN_NODES: u64 = 4096;
 /// Share (in percent) of the remaining time the line shortening may take.
 const SHORTEN_SHARE_PERCENT: u64 = 50;
+/// Share (in percent) of the time then left that the exact line may take
+/// (the rest is for the line of the known lengths, if it runs out).
+const EXACT_LINE_SHARE_PERCENT: u64 = 80;
 
 /// The outcome of a mate search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -265,9 +269,14 @@ fn prove(
         if let Some(out) = out {
             let _ = out.send(shortest.usi());
         }
+        let exact = if shortest.proven {
+            exact_line(&mut dfpn, pos, shortest.plies, clock)
+        } else {
+            None
+        };
         clock.finishing = true;
         clock.node_limit = dfpn.nodes.saturating_add(LINE_NODE_LIMIT);
-        match pv::principal_line(&mut dfpn, pos, clock) {
+        match exact.or_else(|| pv::principal_line(&mut dfpn, pos, clock)) {
             Some(line) => MateResult::Mate(line),
             None => {
                 log::error!("mate proven but no line could be extracted");
@@ -283,6 +292,34 @@ fn prove(
         let _ = out.send(clock.info(dfpn.nodes, dfpn.table));
     }
     (result, dfpn.nodes)
+}
+
+/// The main line when the shortest mate's length is proven (see
+/// [`pv::exact_line`]), within part of the remaining time
+/// ([`EXACT_LINE_SHARE_PERCENT`]) and [`LINE_NODE_LIMIT`] nodes; `None`
+/// when they run out (the line of the known lengths is sent then).
+fn exact_line(
+    dfpn: &mut Dfpn<'_>,
+    pos: &Position,
+    plies: usize,
+    clock: &mut Clock<'_>,
+) -> Option<Vec<Move>> {
+    let saved_deadline = clock.deadline;
+    if let Some(d) = clock.deadline {
+        let now = clock.elapsed_ms() as u64;
+        let share = d.saturating_sub(now) * EXACT_LINE_SHARE_PERCENT / 100;
+        clock.deadline = Some(now + share);
+    }
+    clock.node_limit = dfpn.nodes.saturating_add(LINE_NODE_LIMIT);
+    let line = pv::exact_line(dfpn, pos, plies, clock);
+    match &line {
+        Some(line) => log::debug!("exact line: {} plies at {} nodes", line.len(), dfpn.nodes),
+        None => log::debug!("no exact line within the budget ({} nodes)", dfpn.nodes),
+    }
+    dfpn.stopped = false;
+    clock.deadline = saved_deadline;
+    clock.node_limit = u64::MAX;
+    line
 }
 
 /// What the line shortening established: the length of the shortest mate
@@ -343,6 +380,7 @@ fn shorten(
         }
         best = v.len as usize;
         proven = best == 1;
+        log::debug!("shortening: a mate of {best} plies at {} nodes", dfpn.nodes);
     }
     dfpn.limit = usize::MAX;
     dfpn.stopped = false;

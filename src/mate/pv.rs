@@ -9,6 +9,13 @@
 //! line prefers a real defence. Entries replaced since the proof are proven
 //! again on the way. The finished line is checked move by move (every
 //! attacker move checks, it ends without a legal reply) before it is used.
+//!
+//! When the line shortening has proven the root's shortest length (a mate
+//! of `n` plies, none of `n - 2`), [`exact_line`] follows exact lengths
+//! instead of upper bounds: the table keeps, beside proofs, the length
+//! bounds of the failed shortening (no mate within so many plies), so the
+//! defender's reply that is not mated sooner is mostly read from it, else
+//! found by a search with the length limited.
 
 use super::dfpn::{Dfpn, NodeValue, Poll, checks};
 use crate::movegen::{has_legal_move, is_legal, legal_moves};
@@ -179,6 +186,145 @@ fn line_positions(
     let last = n.checked_sub(if n % 2 == 0 { 1 } else { 2 });
     let last = last.map(|i| (positions[i].key(), line[i]));
     Err(last)
+}
+
+/// One step of the exact line: the move, and the exact length of the mate
+/// after it.
+type ExactStep = Option<(Move, usize)>;
+
+/// The attacker's step from `pos` (at `ply`), mated in exactly `plies`:
+/// a check after which the defender is mated within `plies - 1` (the
+/// shortest stored first). `None` when the search stopped.
+fn exact_or(
+    dfpn: &mut Dfpn<'_>,
+    pos: &Position,
+    ply: usize,
+    plies: usize,
+    poll: &mut dyn Poll,
+) -> ExactStep {
+    let mut moves: Vec<(u16, Move, Position)> = checks(pos)
+        .iter()
+        .map(|&m| {
+            let child = pos.play(m);
+            (dfpn.proof_len(&child), m, child)
+        })
+        .filter(|(_, _, child)| dfpn.on_path(child.key()).is_none())
+        .collect();
+    moves.sort_by_key(|&(len, m, _)| (len, m.is_drop()));
+    for (_, m, child) in moves {
+        if dfpn.mate_within(&child, ply + 1, plies - 1, poll)? {
+            return Some((m, plies - 1));
+        }
+    }
+    None
+}
+
+/// Whether the defender's node `child` (at `ply`, reached by a reply),
+/// whose mate takes at most `upper` plies, takes exactly `upper`: it is not
+/// mated within `upper - 2`. `None` when the search stopped.
+fn takes_exactly(
+    dfpn: &mut Dfpn<'_>,
+    child: &Position,
+    ply: usize,
+    upper: usize,
+    poll: &mut dyn Poll,
+) -> Option<bool> {
+    if upper < 2 {
+        return Some(true);
+    }
+    if (dfpn.proof_len(child) as usize) < upper {
+        return Some(false);
+    }
+    dfpn.mate_within(child, ply, upper - 2, poll)
+        .map(|mated| !mated)
+}
+
+/// The defender's step from `pos` (at `ply`), mated in exactly `plies`: a
+/// real defence whose mate takes `plies - 1`; when only useless
+/// interpositions (無駄合い) take that long, a real defence that takes
+/// `plies - 3` (the drop ranks as two plies shorter), else the drop.
+/// `None` when the search stopped.
+fn exact_and(
+    dfpn: &mut Dfpn<'_>,
+    pos: &Position,
+    ply: usize,
+    plies: usize,
+    poll: &mut dyn Poll,
+) -> ExactStep {
+    let mut list = MoveList::new();
+    legal_moves(pos, &mut list);
+    // (useless, drop, shorter stored proof first as a negative) per reply.
+    let mut replies: Vec<(bool, bool, i32, Move, Position)> = Vec::new();
+    for &m in list.iter() {
+        let child = pos.play(m);
+        if dfpn.on_path(child.key()).is_some() {
+            continue;
+        }
+        let useless = useless_drop(dfpn, &child, m);
+        let len = -i32::from(dfpn.proof_len(&child));
+        replies.push((useless, m.is_drop(), len, m, child));
+    }
+    replies.sort_by_key(|r| (r.0, r.1, r.2));
+    let mut useless_longest = None;
+    for (useless, _, _, m, child) in &replies {
+        if takes_exactly(dfpn, child, ply + 1, plies - 1, poll)? {
+            if !useless {
+                return Some((*m, plies - 1));
+            }
+            useless_longest.get_or_insert(*m);
+        }
+    }
+    let drop = useless_longest?;
+    if plies >= 4 {
+        for (useless, _, _, m, child) in &replies {
+            if !useless && takes_exactly(dfpn, child, ply + 1, plies - 3, poll)? {
+                return Some((*m, plies - 3));
+            }
+        }
+    }
+    Some((drop, plies - 1))
+}
+
+/// The main line of the proven `root`, whose shortest mate takes exactly
+/// `plies` plies (every interposition counted; no mate of `plies - 2`
+/// exists): the attacker plays a check that keeps to that length, the
+/// defender the longest real defence (see [`exact_and`]), each step read
+/// from the table's proofs and length bounds where it knows them, else
+/// searched with the length limited. `None` when the search stopped or
+/// the line fails its check.
+pub fn exact_line(
+    dfpn: &mut Dfpn<'_>,
+    root: &Position,
+    plies: usize,
+    poll: &mut dyn Poll,
+) -> Option<Vec<Move>> {
+    let attacker = root.side_to_move();
+    let mut line = Vec::new();
+    let mut pos = root.clone();
+    let mut left = plies;
+    let mut entered = Vec::new();
+    let complete = loop {
+        if left == 0 || line.len() >= MAX_LINE {
+            break left == 0;
+        }
+        dfpn.enter(pos.key(), line.len());
+        entered.push(pos.key());
+        let step = if pos.side_to_move() == attacker {
+            exact_or(dfpn, &pos, line.len(), left, poll)
+        } else {
+            exact_and(dfpn, &pos, line.len(), left, poll)
+        };
+        let Some((m, rest)) = step else {
+            break false;
+        };
+        line.push(m);
+        pos = pos.play(m);
+        left = rest;
+    };
+    for key in entered {
+        dfpn.leave(key);
+    }
+    (complete && is_mating_line(root, &line)).then_some(line)
 }
 
 /// Whether `line` from `root` is a legal tsume line: every attacker move

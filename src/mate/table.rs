@@ -112,6 +112,11 @@ pub struct Lookup {
     /// Whether the deciding entry is this hand's unsolved entry, stored
     /// from a ply nearer the root than the lookup's.
     pub old: bool,
+    /// The largest length bound of the entries whose hand holds at least
+    /// this one (0: none): no mate within `bound - 1` plies. An attacker
+    /// holding less has no mate the entry's hand lacks; a proof keeps the
+    /// bound of its own hand beside its length (see [`Table::store`]).
+    pub bound: u16,
 }
 
 /// An unsolved entry's parent and numbers (see [`Table::parent`]).
@@ -314,6 +319,7 @@ impl Table {
         let mut proof = None;
         let (mut pn_floor, mut dn_floor) = (0, 0);
         let mut old = false;
+        let mut bound = 0;
         let ply = (ply as u64).min(DEPTH_MASK);
         for slot in 0..CLUSTER {
             if cluster[slot] != key {
@@ -324,6 +330,9 @@ impl Table {
                 continue;
             }
             let h = entry_hand(e);
+            if hand.is_subset_of(h) {
+                bound = bound.max(entry_bound(e));
+            }
             let found = unpack(e);
             if found.pn == 0 && h.is_subset_of(hand) {
                 if proof.is_none_or(|p: Found| found.len < p.len) {
@@ -337,6 +346,7 @@ impl Table {
                     pn_floor: 0,
                     dn_floor: 0,
                     old: false,
+                    bound: 0,
                 };
             }
             let shallower = entry_depth(e[2]) <= ply;
@@ -356,6 +366,7 @@ impl Table {
             pn_floor,
             dn_floor,
             old: proof.is_none() && old,
+            bound,
         }
     }
 
@@ -390,7 +401,12 @@ impl Table {
     /// took. A proof or disproof removes the entries of the
     /// same board it makes redundant; it is never overwritten by a
     /// non-terminal value, and a proof keeps the shorter of its lengths, an
-    /// entry the least of its depths.
+    /// entry the least of its depths. A length bound (a non-terminal
+    /// `found` with `len` > 0: no mate within `len - 1` plies) is kept by
+    /// the entry of the same hand whatever comes later but a disproof: an
+    /// unsolved entry keeps the largest in its length, a proof beside its
+    /// own (in the place of its dn); the unsolved entries a proof makes
+    /// redundant stay while they hold one.
     pub fn store(
         &mut self,
         key: u64,
@@ -419,6 +435,12 @@ impl Table {
                 let h = entry_hand(e);
                 if h == hand {
                     let old = unpack(e);
+                    if old.pn == 0 && found.pn != 0 && found.dn != 0 && found.len > 0 {
+                        // A proof keeps the bound beside its length.
+                        let bound = entry_bound(e).max(found.len);
+                        e[1] = u64::from(bound) << 32;
+                        return;
+                    }
                     if (old.pn == 0 || old.dn == 0) && found.pn != 0 && found.dn != 0 {
                         // A proof or disproof is never replaced by less.
                         return;
@@ -427,8 +449,9 @@ impl Table {
                     continue;
                 }
                 let old = unpack(e);
-                let redundant = (found.pn == 0 && hand.is_subset_of(h) && old.pn != 0)
-                    || (found.dn == 0 && h.is_subset_of(hand) && old.dn != 0);
+                let redundant =
+                    (found.pn == 0 && hand.is_subset_of(h) && old.pn != 0 && entry_bound(e) == 0)
+                        || (found.dn == 0 && h.is_subset_of(hand) && old.dn != 0);
                 if redundant {
                     e.fill(0);
                     used -= 1;
@@ -450,19 +473,28 @@ impl Table {
         e[3] = parent.map_or(0, |(board, _)| board);
         let old = unpack(e);
         let same = target.is_some() && live(e[2]);
+        let old_bound = if same { entry_bound(e) } else { 0 };
         let len = if same && old.pn == 0 && found.pn == 0 {
             found.len.min(old.len)
+        } else if found.pn != 0 && found.dn != 0 {
+            found.len.max(old_bound)
         } else {
             found.len
         };
         let len = (len as u64).min(LEN_MASK);
+        // A proof's dn (infinite) is the place of its bound.
+        let dn = if found.pn == 0 && old_bound > 0 {
+            u32::from(old_bound)
+        } else {
+            found.dn
+        };
         let depth = (depth as u64).min(DEPTH_MASK);
         let depth = if same {
             depth.min(entry_depth(e[2]))
         } else {
             depth
         };
-        e[1] = found.pn as u64 | (found.dn as u64) << 32;
+        e[1] = found.pn as u64 | (dn as u64) << 32;
         e[2] = len | amount << AMOUNT_SHIFT | depth << DEPTH_SHIFT | generation << GENERATION_SHIFT;
     }
 
@@ -569,11 +601,28 @@ fn data_mut(cluster: &mut [u64], slot: usize) -> &mut [u64] {
 
 #[inline]
 fn unpack(e: &[u64]) -> Found {
+    let pn = e[1] as u32;
     Found {
-        pn: e[1] as u32,
-        dn: (e[1] >> 32) as u32,
+        pn,
+        // A proof's dn word holds its bound (see `entry_bound`).
+        dn: if pn == 0 { INF } else { (e[1] >> 32) as u32 },
         len: (e[2] & LEN_MASK) as u16,
         hand: entry_hand(e),
+    }
+}
+
+/// The length bound of the data words `e` (0: none): no mate within
+/// `bound - 1` plies with the entry's hand. An unsolved entry holds it in
+/// its length; a proof in its dn word (infinite when it has none).
+#[inline]
+fn entry_bound(e: &[u64]) -> u16 {
+    let (pn, dn) = (e[1] as u32, (e[1] >> 32) as u32);
+    if pn == 0 {
+        if dn == INF { 0 } else { dn as u16 }
+    } else if dn != 0 {
+        (e[2] & LEN_MASK) as u16
+    } else {
+        0
     }
 }
 
@@ -645,6 +694,55 @@ mod tests {
         t.store(7, gs, disproven, 10, 0, None);
         assert_eq!(t.lookup(7, g), Some(disproven));
         assert_eq!(t.lookup(7, hand(&[(PieceType::ROOK, 1)])), None);
+    }
+
+    #[test]
+    fn length_bounds_stay_beside_proofs_and_numbers() {
+        let mut t = Table::new(1);
+        let g = hand(&[(PieceType::GOLD, 1)]);
+        let gs = hand(&[(PieceType::GOLD, 1), (PieceType::SILVER, 1)]);
+        let bound = |len| Found {
+            pn: INF - 1,
+            dn: 1,
+            len,
+            hand: gs,
+        };
+        let open = Found {
+            pn: 2,
+            dn: 2,
+            len: 0,
+            hand: gs,
+        };
+        // No mate within 8 plies with a gold and a silver, so none with
+        // less either; more may mate.
+        t.store(11, gs, bound(9), 5, 0, None);
+        assert_eq!(t.lookup_with_floors(11, gs, 0).bound, 9);
+        assert_eq!(t.lookup_with_floors(11, g, 0).bound, 9);
+        assert_eq!(t.lookup_with_floors(11, PackedHand(0), 0).bound, 9);
+        let gss = hand(&[(PieceType::GOLD, 1), (PieceType::SILVER, 2)]);
+        assert_eq!(t.lookup_with_floors(11, gss, 0).bound, 0);
+        // New numbers keep the bound; a smaller bound does not lower it.
+        t.store(11, gs, open, 5, 0, None);
+        t.store(11, gs, bound(5), 5, 0, None);
+        assert_eq!(t.lookup_with_floors(11, gs, 0).bound, 9);
+        // A proof of 13 plies of the same hand keeps it beside its length.
+        let proven = Found {
+            pn: 0,
+            dn: INF,
+            len: 13,
+            hand: gs,
+        };
+        t.store(11, gs, proven, 5, 0, None);
+        let l = t.lookup_with_floors(11, gs, 0);
+        assert_eq!((l.found, l.bound), (Some(proven), 9));
+        t.store(11, gs, bound(11), 5, 0, None);
+        let l = t.lookup_with_floors(11, gs, 0);
+        assert_eq!((l.found, l.bound), (Some(proven), 11));
+        // A proof with a smaller hand leaves the bound entry of the larger.
+        t.store(12, gs, bound(7), 5, 0, None);
+        t.store(12, g, Found { hand: g, ..proven }, 5, 0, None);
+        let l = t.lookup_with_floors(12, gs, 0);
+        assert_eq!((l.found, l.bound), (Some(Found { hand: g, ..proven }), 7));
     }
 
     #[test]

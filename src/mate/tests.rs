@@ -1,6 +1,7 @@
 //! Unit tests of the solver on the three boards.
 
 use super::*;
+use crate::moves::Move;
 use crate::sfen::parse_sfen;
 
 fn solve_sfen(sfen: &str) -> MateResult {
@@ -70,4 +71,77 @@ fn checks_only_generation_matches_filtered_legal_moves() {
         legal_checks(&pos, &mut checks);
         assert_eq!(all.as_slice(), checks.as_slice(), "{sfen}");
     }
+}
+
+/// Proves `sfen`, then shortens its mate without a budget until no shorter
+/// one exists: the search, the shortest length, the clock's control.
+fn shortest_proven(sfen: &str, table: &mut Table, control: &Control) -> (usize, Option<Vec<Move>>) {
+    let pos = parse_sfen(sfen).unwrap();
+    let mut clock = Clock {
+        control,
+        deadline: None,
+        start: Instant::now(),
+        last_info: 0,
+        out: None,
+        node_limit: u64::MAX,
+        finishing: false,
+    };
+    let mut dfpn = Dfpn::new(table, pos.side_to_move());
+    let root = dfpn.mid(&pos, 0, INF, INF, &mut clock);
+    assert_eq!(root.pn, 0, "{sfen}");
+    let mut best = root.len as usize;
+    while best >= 3 {
+        dfpn.limit = best - 2;
+        let v = dfpn.mid(&pos, 0, INF, INF, &mut clock);
+        if v.pn != 0 {
+            assert!(v.dn == 0 && !dfpn.capped && !dfpn.stopped, "{sfen}");
+            break;
+        }
+        best = v.len as usize;
+    }
+    dfpn.limit = usize::MAX;
+    let line = pv::exact_line(&mut dfpn, &pos, best, &mut clock);
+    (best, line)
+}
+
+#[test]
+fn exact_line_is_as_long_as_the_shortest_mate() {
+    let control = Control::default();
+    control.reset(false);
+    let mut table = Table::new(16);
+    // Generated problems (tests/data/tsume-generated.tsv) whose length
+    // YaneuraOu's mate build and KomoringHeights agree on.
+    for (sfen, plies) in [
+        ("6+rg1/6b1k/5B+R2/5p1P1/8n/9/9/9/9 b GN2g4s2n4l16p 1", 9),
+        ("6Sk1/5s+b2/9/5R1+S1/4r1+Pg1/9/9/9/9 b GNb2gs3n4l17p 1", 11),
+        ("1k7/+p3B4/9/1+S+P6/9/3b5/9/9/9 b 2SN2r4gs3n4l16p 1", 13),
+    ] {
+        let (best, line) = shortest_proven(sfen, &mut table, &control);
+        assert_eq!(best, plies, "{sfen}");
+        let line = line.unwrap_or_else(|| panic!("{sfen}: no exact line"));
+        assert!(
+            pv::is_mating_line(&parse_sfen(sfen).unwrap(), &line),
+            "{sfen}"
+        );
+        assert_eq!(line.len(), plies, "{sfen}: {line:?}");
+    }
+}
+
+#[test]
+fn exact_line_ranks_a_useless_interposition_two_plies_shorter() {
+    // gen-097: YaneuraOu and KomoringHeights count 7 plies with a drop on
+    // 2c, which the rook takes at once (無駄合い); the line plays the real
+    // defence, 5 plies.
+    let control = Control::default();
+    control.reset(false);
+    let mut table = Table::new(16);
+    let sfen = "8G/9/6k2/5R1l1/3+P5/7R1/9/9/9 b GS2b2g3s4n3l17p 1";
+    let (best, line) = shortest_proven(sfen, &mut table, &control);
+    assert_eq!(best, 7);
+    let line: Vec<String> = line
+        .expect("a line")
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    assert_eq!(line.join(" "), "G*4c 3c2b 4d2d 2b1a 2d2a+");
 }
