@@ -69,7 +69,7 @@ const SHORTEN_MIN_NODES: u64 = 4096;
 const SHORTEN_SHARE_PERCENT: u64 = 50;
 /// Share (in percent) of the time then left that the exact line may take
 /// (the rest is for the line of the known lengths, if it runs out).
-const EXACT_LINE_SHARE_PERCENT: u64 = 80;
+const EXACT_LINE_SHARE_PERCENT: u64 = 60;
 
 /// The outcome of a mate search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -366,7 +366,10 @@ fn shorten(
     clock.node_limit = proof_nodes
         .saturating_add(proof_nodes.saturating_mul(SHORTEN_NODE_FACTOR))
         .saturating_add(SHORTEN_MIN_NODES);
-    let mut best = dfpn.probe(pos).map_or(proven_len, |v| v.len as usize);
+    let mut best = dfpn
+        .probe(pos)
+        .filter(|v| v.pn == 0)
+        .map_or(proven_len, |v| v.len as usize);
     // A mate of one ply is a shortest one.
     let mut proven = best == 1;
     while best >= 3 && !dfpn.stopped {

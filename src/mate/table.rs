@@ -416,6 +416,12 @@ impl Table {
         depth: usize,
         parent: Option<(u64, PackedHand)>,
     ) {
+        // A proof's dn word is the place of its bound (see `entry_bound`).
+        debug_assert!(
+            found.pn != 0 || found.dn == INF,
+            "a proof with dn {}",
+            found.dn
+        );
         if self.active < self.clusters && self.used * GROW_LOAD_DIV > self.active * CLUSTER {
             self.grow();
         }
