@@ -111,6 +111,9 @@ class Referee9:
         self.cshogi = cshogi
         self.b = cshogi.Board(sfen)
         self.start_ply = 0
+        # Occurrences of each position (board, hands, side to move): the game
+        # is drawn (or lost by perpetual check) only at the fourth.
+        self.seen = {self.b.zobrist_hash(): 1}
 
     def side(self):
         return 0 if self.b.turn == self.cshogi.BLACK else 1
@@ -123,6 +126,8 @@ class Referee9:
         if not m or not self.b.is_legal(m):
             return False
         self.b.push(m)
+        key = self.b.zobrist_hash()
+        self.seen[key] = self.seen.get(key, 0) + 1
         return True
 
     def declare(self):
@@ -132,7 +137,12 @@ class Referee9:
         """None, or the winner colour (0 sente, 1 gote), or 'draw'."""
         if self.b.is_game_over():
             return 1 - self.side()
-        d = self.b.is_draw(16)
+        # cshogi's is_draw reports a repetition at its second occurrence
+        # (as a search wants); sennichite needs the fourth (a game of session
+        # 17 was drawn after 9 plies by the second).
+        if self.seen.get(self.b.zobrist_hash(), 0) < 4:
+            return None
+        d = self.b.is_draw(MAX_PLIES)
         if d == self.cshogi.REPETITION_DRAW:
             return "draw"
         if d == self.cshogi.REPETITION_WIN:
