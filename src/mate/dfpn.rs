@@ -542,9 +542,9 @@ impl<'t> Dfpn<'t> {
         };
         let left = self.limit.saturating_sub(ply);
         let found = lookup.found.map(NodeValue::from_found);
-        if found.is_none_or(|v| v.dn != 0 && !(v.pn == 0 && v.len as usize <= left))
-            && lookup.bound as usize > left
-        {
+        // A disproof, or a proof short enough, decides before a bound.
+        let decides = found.is_some_and(|v| v.dn == 0 || (v.pn == 0 && v.len as usize <= left));
+        if !decides && lookup.bound as usize > left {
             // A stored bound: no mate within `bound - 1` plies.
             return (Some(NodeValue::DEPTH_CUT), Hints::default());
         }

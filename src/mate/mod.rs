@@ -145,6 +145,17 @@ impl Clock<'_> {
         )
     }
 
+    /// Moves the deadline (if any) to `percent` of the time left before
+    /// it; returns the deadline it had, for the caller to restore.
+    fn share_deadline(&mut self, percent: u64) -> Option<u64> {
+        let saved = self.deadline;
+        if let Some(d) = saved {
+            let now = self.elapsed_ms() as u64;
+            self.deadline = Some(now + d.saturating_sub(now) * percent / 100);
+        }
+        saved
+    }
+
     fn out_of_time(&self) -> bool {
         self.control.stopped()
             || self
@@ -304,12 +315,7 @@ fn exact_line(
     plies: usize,
     clock: &mut Clock<'_>,
 ) -> Option<Vec<Move>> {
-    let saved_deadline = clock.deadline;
-    if let Some(d) = clock.deadline {
-        let now = clock.elapsed_ms() as u64;
-        let share = d.saturating_sub(now) * EXACT_LINE_SHARE_PERCENT / 100;
-        clock.deadline = Some(now + share);
-    }
+    let saved_deadline = clock.share_deadline(EXACT_LINE_SHARE_PERCENT);
     clock.node_limit = dfpn.nodes.saturating_add(LINE_NODE_LIMIT);
     let line = pv::exact_line(dfpn, pos, plies, clock);
     match &line {
@@ -356,16 +362,25 @@ fn shorten(
     clock: &mut Clock<'_>,
 ) -> Shortest {
     let proof_nodes = dfpn.nodes;
-    let saved_deadline = clock.deadline;
-    if let Some(d) = clock.deadline {
-        let now = clock.elapsed_ms() as u64;
-        let share = d.saturating_sub(now) * SHORTEN_SHARE_PERCENT / 100;
-        clock.deadline = Some(now + share);
-    }
+    let saved_deadline = clock.share_deadline(SHORTEN_SHARE_PERCENT);
     // `dfpn.nodes` counts on from the proof's.
     clock.node_limit = proof_nodes
         .saturating_add(proof_nodes.saturating_mul(SHORTEN_NODE_FACTOR))
         .saturating_add(SHORTEN_MIN_NODES);
+    let shortest = shorten_within(dfpn, pos, proven_len, clock);
+    dfpn.stopped = false;
+    clock.deadline = saved_deadline;
+    clock.node_limit = u64::MAX;
+    shortest
+}
+
+/// The loop of [`shorten`], within whatever budget `poll` keeps.
+fn shorten_within(
+    dfpn: &mut Dfpn<'_>,
+    pos: &Position,
+    proven_len: usize,
+    poll: &mut dyn Poll,
+) -> Shortest {
     let mut best = dfpn
         .probe(pos)
         .filter(|v| v.pn == 0)
@@ -374,7 +389,7 @@ fn shorten(
     let mut proven = best == 1;
     while best >= 3 && !dfpn.stopped {
         dfpn.limit = best - 2;
-        let v = dfpn.mid(pos, 0, INF, INF, clock);
+        let v = dfpn.mid(pos, 0, INF, INF, poll);
         if v.pn != 0 {
             // Disproven within the limit, with no path cut by the ply cap
             // and not merely stopped: no mate of `best - 2` plies or fewer.
@@ -386,9 +401,6 @@ fn shorten(
         log::debug!("shortening: a mate of {best} plies at {} nodes", dfpn.nodes);
     }
     dfpn.limit = usize::MAX;
-    dfpn.stopped = false;
-    clock.deadline = saved_deadline;
-    clock.node_limit = u64::MAX;
     Shortest {
         plies: best,
         proven,

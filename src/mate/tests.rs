@@ -89,19 +89,10 @@ fn shortest_proven(sfen: &str, table: &mut Table, control: &Control) -> (usize, 
     let mut dfpn = Dfpn::new(table, pos.side_to_move());
     let root = dfpn.mid(&pos, 0, INF, INF, &mut clock);
     assert_eq!(root.pn, 0, "{sfen}");
-    let mut best = root.len as usize;
-    while best >= 3 {
-        dfpn.limit = best - 2;
-        let v = dfpn.mid(&pos, 0, INF, INF, &mut clock);
-        if v.pn != 0 {
-            assert!(v.dn == 0 && !dfpn.capped && !dfpn.stopped, "{sfen}");
-            break;
-        }
-        best = v.len as usize;
-    }
-    dfpn.limit = usize::MAX;
-    let line = pv::exact_line(&mut dfpn, &pos, best, &mut clock);
-    (best, line)
+    let shortest = shorten_within(&mut dfpn, &pos, root.len as usize, &mut clock);
+    assert!(shortest.proven, "{sfen}");
+    let line = pv::exact_line(&mut dfpn, &pos, shortest.plies, &mut clock);
+    (shortest.plies, line)
 }
 
 #[test]
