@@ -22,7 +22,8 @@ const GOOD_CAPTURE_SCORE: i32 = 50_000_000;
 const PROMOTION_SCORE: i32 = 40_000_000;
 /// Killers score `KILLER_SCORE + 1` (first) and `KILLER_SCORE` (second).
 pub const KILLER_SCORE: i32 = 30_000_000;
-const COUNTER_SCORE: i32 = 29_000_000;
+/// The countermove's score (below the killers').
+pub const COUNTER_SCORE: i32 = 29_000_000;
 // Quiet moves score their butterfly plus continuation history, within
 // +-3 `HISTORY_MAX` (between the countermove and the bad captures).
 /// Captures that lose material (static exchange below zero).

@@ -147,9 +147,14 @@ impl Worker<'_> {
             }
         }
         let bound = Bound::of(best, orig_alpha, beta);
-        self.sh
-            .tt
-            .store(key, best_move, score_to_tt(best, ply), QS_DEPTH, bound);
+        self.sh.tt.store(
+            key,
+            best_move,
+            score_to_tt(best, ply),
+            QS_DEPTH,
+            bound,
+            false,
+        );
         best
     }
 
@@ -181,7 +186,7 @@ impl Worker<'_> {
             let tt_score = score_to_tt(v, ply);
             self.sh
                 .tt
-                .store(pos.key(), m, tt_score, QS_DEPTH, Bound::Exact);
+                .store(pos.key(), m, tt_score, QS_DEPTH, Bound::Exact, false);
             return Some(v);
         }
         None

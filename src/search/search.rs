@@ -13,7 +13,7 @@
 use super::candidates::CandidateParams;
 use super::history::{CONT_PLIES, ContKey, ContKeys, History, bonus, piece_slot};
 use super::mate_probe::{MateProbe, PROBE_MIN_NODES, PROBE_POLL_INTERVAL};
-use super::movepick::{KILLER_SCORE, OrderHints, ScoredMoves, captured};
+use super::movepick::{COUNTER_SCORE, KILLER_SCORE, OrderHints, ScoredMoves, captured};
 use super::tactics::{CheckInfo, gives_check, mate_in_one, see_ge};
 use super::time::{Budget, Stability};
 use super::tt::{Bound, Tt};
@@ -178,9 +178,58 @@ fn reduction(depth: i32, move_count: usize) -> i32 {
     i32::from(t[(depth as usize).min(63)][move_count.min(63)])
 }
 
+/// Whether late-move reductions follow YaneuraOu 9.70's formula
+/// ([`yaneuraou_reduction`]) instead of [`reduction`] and its corrections.
+const LMR_YANEURAOU: bool = false;
+
+/// The late-move reduction in plies as YaneuraOu 9.70 (Stockfish 17)
+/// computes it, in 1/1024 plies: a log-log table, more for a node that is
+/// not improving, less for every further move (shogi's long move lists),
+/// much more at cut nodes, less below a `ttPv` node and for good history.
+/// Clamped as ours: at least 0, at most `depth - 2`.
+fn yaneuraou_reduction(node: &NodeState, mv: &MoveState, move_count: usize) -> i32 {
+    let depth = node.depth;
+    let table = |i: i32| (2763.0 / 128.0 * (i.max(1) as f32).ln()) as i32;
+    let scale = table(depth) * table(move_count.min(255) as i32);
+    let mut r = scale + 1133 + 691 - 65 * move_count.min(255) as i32;
+    if !node.improving {
+        r += scale * 206 / 512;
+    }
+    if node.tt_pv {
+        r -= 2819 + 973 * i32::from(node.kind == NodeKind::Pv);
+    }
+    if node.kind == NodeKind::Cut {
+        r += 3611 + 985 * i32::from(node.tt_move.is_none());
+    }
+    if node.tt_capture {
+        r += 1054;
+    }
+    if mv.order >= COUNTER_SCORE {
+        // Killers and the countermove have no history score here.
+        r -= 1024;
+    } else if mv.quiet {
+        r -= mv.order.max(-60_000) * 428 / 4096;
+    }
+    if node.kind == NodeKind::All {
+        r += r * 273 / (256 * depth + 260);
+    }
+    if node.kind == NodeKind::Pv {
+        r -= 1024;
+    }
+    (r / 1024).clamp(0, depth - 2)
+}
+
 /// Largest static evaluation used (well inside the TT's 16-bit scores and
 /// below [`MATE_BOUND`]).
 const MAX_STATIC_EVAL: i32 = 20_000;
+/// Whether nodes remember in the TT that they were on a principal
+/// variation (Stockfish's `ttPv`); late moves below such a node are reduced
+/// `TT_PV_RELIEF` plies less.
+const TT_PV: bool = false;
+const TT_PV_RELIEF: i32 = 1;
+/// A node that fails low below a `ttPv` parent inherits the mark from
+/// this depth up.
+const TT_PV_INHERIT_DEPTH: i32 = 3;
 /// Whether the static evaluation is corrected by the correction history
 /// (`search/correction.rs`).
 const CORRECTION_HISTORY: bool = true;
@@ -314,6 +363,9 @@ pub struct Stack {
     pub after_null: bool,
     /// The move a singular-extension search leaves out at this ply.
     pub excluded: Move,
+    /// Whether the node at this ply is or was on a principal variation
+    /// ([`TtEntry::pv`](super::tt::TtEntry::pv)).
+    pub tt_pv: bool,
 }
 
 impl Default for Stack {
@@ -326,6 +378,7 @@ impl Default for Stack {
             killers: [Move::NONE; 2],
             after_null: false,
             excluded: Move::NONE,
+            tt_pv: false,
         }
     }
 }
@@ -379,6 +432,8 @@ struct TtHint {
     bound: Option<(i32, Bound)>,
     /// The stored depth.
     depth: i32,
+    /// Whether the entry was on a principal variation ([`TtEntry::pv`](super::tt::TtEntry::pv)).
+    pv: bool,
 }
 
 /// The root mate probe of the main thread ([`super::mate_probe`]).
@@ -436,6 +491,9 @@ struct NodeState {
     /// Plies the TT move is extended by (singular extension), or reduced
     /// by when negative.
     tt_extension: i32,
+    /// Whether the node is or was on a principal variation (Stockfish's
+    /// `ttPv`): a PV node, or its TT entry says so.
+    tt_pv: bool,
 }
 
 /// One move of the move loop with what its pruning and reduction use.
@@ -793,6 +851,7 @@ impl<'a> Worker<'a> {
             mv: Move::NONE,
             bound: None,
             depth: 0,
+            pv: false,
         };
         if let Some(e) = self.sh.tt.probe(key).filter(|_| !singular_search) {
             let s = score_from_tt(e.score, ply);
@@ -803,6 +862,7 @@ impl<'a> Worker<'a> {
                 mv: e.mv,
                 bound: Some((s, e.bound)),
                 depth: e.depth,
+                pv: e.pv,
             };
         }
 
@@ -866,8 +926,17 @@ impl<'a> Worker<'a> {
             self.update_correction(pos, best, best_move, eval, bound, node.depth);
         }
         if self.path_mates == path_mates || best.abs() < MATE_BOUND {
+            // A fail low below a PV node keeps the mark (Stockfish's rule).
+            let pv = node.tt_pv
+                || (TT_PV
+                    && bound == Bound::Upper
+                    && ply > 0
+                    && self.stack[ply - 1].tt_pv
+                    && node.depth > TT_PV_INHERIT_DEPTH);
             let score = score_to_tt(best, ply);
-            self.sh.tt.store(key, best_move, score, node.depth, bound);
+            self.sh
+                .tt
+                .store(key, best_move, score, node.depth, bound, pv);
         }
         best
     }
@@ -937,6 +1006,8 @@ impl<'a> Worker<'a> {
             && self.stack[ply - 2].static_eval != -INFINITE
             && static_eval > self.stack[ply - 2].static_eval;
         self.stack[ply + 2].killers = [Move::NONE; 2];
+        let tt_pv = TT_PV && (kind == NodeKind::Pv || tt.pv);
+        self.stack[ply].tt_pv = tt_pv;
         NodeState {
             key,
             kind,
@@ -949,6 +1020,7 @@ impl<'a> Worker<'a> {
             static_eval,
             improving,
             tt_extension: 0,
+            tt_pv,
         }
     }
 
@@ -1068,9 +1140,14 @@ impl<'a> Worker<'a> {
         }
         let v = mate_in(ply + 1);
         if excluded.is_none() {
-            self.sh
-                .tt
-                .store(node.key, m, score_to_tt(v, ply), node.depth, Bound::Exact);
+            self.sh.tt.store(
+                node.key,
+                m,
+                score_to_tt(v, ply),
+                node.depth,
+                Bound::Exact,
+                node.tt_pv,
+            );
         }
         if node.kind == NodeKind::Pv {
             self.clear_pv(ply + 1);
@@ -1313,6 +1390,9 @@ impl<'a> Worker<'a> {
         {
             return None;
         }
+        if LMR_YANEURAOU {
+            return Some(yaneuraou_reduction(node, mv, move_count));
+        }
         let mut r = reduction(depth, move_count);
         if kind == NodeKind::Cut {
             r += CUT_NODE_REDUCTION;
@@ -1321,6 +1401,9 @@ impl<'a> Worker<'a> {
             r += TT_CAPTURE_REDUCTION;
         }
         r += i32::from(!pv_node && NON_PV_REDUCTION) + i32::from(!node.improving);
+        if node.tt_pv {
+            r -= TT_PV_RELIEF;
+        }
         if mv.order >= KILLER_SCORE {
             r -= 1;
         }
@@ -1463,6 +1546,7 @@ impl<'a> Worker<'a> {
             rm.score = -INFINITE;
         }
         self.clear_pv(0);
+        self.stack[0].tt_pv = TT_PV;
         let mut best = -INFINITE;
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
@@ -1813,11 +1897,11 @@ mod tests {
         let moves = line(&start, &["7g7f", "3c3d", "8h2b+", "3a2b"]);
         let mut p = start.clone();
         for &m in &moves {
-            tt.store(p.key(), m, 0, 5, Bound::Exact);
+            tt.store(p.key(), m, 0, 5, Bound::Exact, false);
             p = p.play(m);
         }
         let last = parse_move(&p, "2g2f").unwrap();
-        tt.store(p.key(), last, 0, 5, Bound::Exact);
+        tt.store(p.key(), last, 0, 5, Bound::Exact, false);
         let mut pv = vec![moves[0]];
         extend_pv_from_tt(&tt, &start, &mut pv, TT_PV_MAX);
         // After 2g2f nothing is stored: the line ends there.
@@ -1830,7 +1914,7 @@ mod tests {
         let tt = Tt::new(1);
         let mut p = start.clone();
         for &m in &shuffle {
-            tt.store(p.key(), m, 0, 5, Bound::Exact);
+            tt.store(p.key(), m, 0, 5, Bound::Exact, false);
             p = p.play(m);
         }
         let mut pv = vec![shuffle[0]];
@@ -1840,7 +1924,7 @@ mod tests {
         // An illegal table move ends the line.
         let tt = Tt::new(1);
         let after = start.play(moves[0]);
-        tt.store(after.key(), moves[0], 0, 5, Bound::Exact);
+        tt.store(after.key(), moves[0], 0, 5, Bound::Exact, false);
         let mut pv = vec![moves[0]];
         extend_pv_from_tt(&tt, &start, &mut pv, TT_PV_MAX);
         assert_eq!(pv, vec![moves[0]]);
