@@ -79,7 +79,15 @@ pub struct ScoredMoves {
     scores: [i32; MAX_MOVES],
     keys: [u64; MAX_MOVES],
     len: usize,
+    /// Whether some quiets still hold [`PENDING_QUIET`] instead of their
+    /// history score (see [`next_lazy`](Self::next_lazy)).
+    quiets_pending: bool,
 }
+
+/// The placeholder score of a quiet move whose history is not read yet:
+/// below the killers and the countermove, above every history score and
+/// the bad captures, so the quiets come out in their place once scored.
+const PENDING_QUIET: i32 = 1_000_000;
 
 impl Default for ScoredMoves {
     fn default() -> Self {
@@ -88,6 +96,7 @@ impl Default for ScoredMoves {
             scores: [0; MAX_MOVES],
             keys: [0; MAX_MOVES],
             len: 0,
+            quiets_pending: false,
         }
     }
 }
@@ -114,7 +123,16 @@ impl ScoredMoves {
     /// Scores every move of `list` for a full-width node.
     pub fn score_all(&mut self, pos: &Position, hints: &OrderHints, history: &History) {
         self.len = self.list.len();
-        self.score_from(0, pos, hints, history);
+        self.score_from(0, pos, hints, history, false);
+    }
+
+    /// [`score_all`](Self::score_all), except that the plain quiets (no
+    /// killer, no countermove) are scored only when the move loop reaches
+    /// them: a node cut by a capture or a killer never reads their history.
+    /// Hand the moves out with [`next_lazy`](Self::next_lazy).
+    pub fn score_all_lazy(&mut self, pos: &Position, hints: &OrderHints, history: &History) {
+        self.len = self.list.len();
+        self.score_from(0, pos, hints, history, true);
     }
 
     /// Puts `tt_move` first if it is in `list`, without scoring the other
@@ -140,15 +158,71 @@ impl ScoredMoves {
 
     /// Scores the moves after the first (see [`tt_move_first`](Self::tt_move_first)).
     pub fn score_rest(&mut self, pos: &Position, hints: &OrderHints, history: &History) {
-        self.score_from(1, pos, hints, history);
+        self.score_from(1, pos, hints, history, false);
     }
 
-    fn score_from(&mut self, from: usize, pos: &Position, hints: &OrderHints, history: &History) {
+    /// [`score_rest`](Self::score_rest) with the plain quiets left for
+    /// [`next_lazy`](Self::next_lazy) (see [`score_all_lazy`](Self::score_all_lazy)).
+    pub fn score_rest_lazy(&mut self, pos: &Position, hints: &OrderHints, history: &History) {
+        self.score_from(1, pos, hints, history, true);
+    }
+
+    fn score_from(
+        &mut self,
+        from: usize,
+        pos: &Position,
+        hints: &OrderHints,
+        history: &History,
+        lazy: bool,
+    ) {
         let us = pos.side_to_move().index();
+        self.quiets_pending = false;
         for i in from..self.len {
             let m = self.list.as_slice()[i];
-            self.scores[i] = score_move(pos, m, hints, history, us);
+            let s = if lazy {
+                score_move_or_defer(pos, m, hints, history, us)
+            } else {
+                score_move(pos, m, hints, history, us)
+            };
+            self.quiets_pending |= s == PENDING_QUIET;
+            self.scores[i] = s;
         }
+    }
+
+    /// The `i`-th move, best first, of a list scored lazily: the history
+    /// of the deferred quiets is read when the first of them would come out
+    /// (or before the rest of the list is sorted), with `hints` and
+    /// `history` as they stand then.
+    #[inline]
+    pub fn next_lazy(
+        &mut self,
+        i: usize,
+        pos: &Position,
+        hints: &OrderHints,
+        history: &History,
+    ) -> Move {
+        if self.quiets_pending {
+            if i < PICK_FIRST {
+                let m = self.pick(i);
+                if self.scores[i] != PENDING_QUIET {
+                    return m;
+                }
+            }
+            self.score_deferred(i, pos, hints, history);
+        }
+        self.next(i)
+    }
+
+    /// Reads the history of the deferred quiets from `i` on.
+    fn score_deferred(&mut self, i: usize, pos: &Position, hints: &OrderHints, history: &History) {
+        let us = pos.side_to_move().index();
+        for k in i..self.len {
+            if self.scores[k] == PENDING_QUIET {
+                let m = self.list.as_slice()[k];
+                self.scores[k] = history_score(pos, m, hints, history, us);
+            }
+        }
+        self.quiets_pending = false;
     }
 
     /// Keeps only the captures (not dominated), the TT move and, with
@@ -320,19 +394,50 @@ fn score_move(pos: &Position, m: Move, hints: &OrderHints, history: &History, us
     quiet_score(pos, m, hints, history, us)
 }
 
+/// [`score_move`], except that a plain quiet (no killer, no countermove)
+/// gets [`PENDING_QUIET`] instead of its history.
+#[inline]
+fn score_move_or_defer(
+    pos: &Position,
+    m: Move,
+    hints: &OrderHints,
+    history: &History,
+    us: usize,
+) -> i32 {
+    let plain_quiet = m != hints.tt_move
+        && (m.is_drop()
+            || (captured(pos, m).is_none() && !m.is_promotion() && !is_dominated(pos, m)));
+    if plain_quiet {
+        refutation_score(m, hints).unwrap_or(PENDING_QUIET)
+    } else {
+        score_move(pos, m, hints, history, us)
+    }
+}
+
+/// The score of a killer or the countermove.
+#[inline]
+fn refutation_score(m: Move, hints: &OrderHints) -> Option<i32> {
+    if m == hints.killers[0] {
+        Some(KILLER_SCORE + 1)
+    } else if m == hints.killers[1] {
+        Some(KILLER_SCORE)
+    } else if m == hints.counter {
+        Some(COUNTER_SCORE)
+    } else {
+        None
+    }
+}
+
 /// The score of a quiet move that does not promote: killer, countermove,
 /// or its history.
 #[inline]
 fn quiet_score(pos: &Position, m: Move, hints: &OrderHints, history: &History, us: usize) -> i32 {
-    if m == hints.killers[0] {
-        return KILLER_SCORE + 1;
-    }
-    if m == hints.killers[1] {
-        return KILLER_SCORE;
-    }
-    if m == hints.counter {
-        return COUNTER_SCORE;
-    }
+    refutation_score(m, hints).unwrap_or_else(|| history_score(pos, m, hints, history, us))
+}
+
+/// The history score of a quiet move: butterfly plus continuation.
+#[inline]
+fn history_score(pos: &Position, m: Move, hints: &OrderHints, history: &History, us: usize) -> i32 {
     let slot = piece_slot(pos, m);
     history.quiet(us, slot, m) + history.continuation(&hints.cont, slot, m)
 }
@@ -464,5 +569,48 @@ mod tests {
         a.sort_by_key(|m| m.raw());
         out.sort_by_key(|m| m.raw());
         assert_eq!(a, out);
+    }
+
+    #[test]
+    fn lazy_scoring_hands_out_the_same_order_as_full_scoring() {
+        for sfen in crate::search::BENCH_POSITIONS {
+            let pos = parse_sfen(sfen).unwrap();
+            let mut all = MoveList::new();
+            legal_moves(&pos, &mut all);
+            let quiets: Vec<Move> = all
+                .iter()
+                .copied()
+                .filter(|&m| captured(&pos, m).is_none() && !m.is_promotion())
+                .collect();
+            let mut history = History::default();
+            // A history that tells the quiets apart, a killer and a
+            // countermove among them.
+            let us = pos.side_to_move().index();
+            for (k, &m) in quiets.iter().enumerate() {
+                let bonus = ((k * 7919) % 4000) as i32 - 2000;
+                history.update_quiet(us, piece_slot(&pos, m), m, bonus);
+            }
+            let hints = OrderHints {
+                tt_move: Move::NONE,
+                killers: [quiets[quiets.len() / 2], Move::NONE],
+                counter: quiets[quiets.len() / 3],
+                cont: [None; CONT_PLIES.len()],
+            };
+            let mut full = ScoredMoves::default();
+            legal_moves(&pos, &mut full.list);
+            full.score_all(&pos, &hints, &history);
+            let mut lazy = ScoredMoves::default();
+            legal_moves(&pos, &mut lazy.list);
+            lazy.score_all_lazy(&pos, &hints, &history);
+            for i in 0..full.len() {
+                let m = full.next(i);
+                assert_eq!(
+                    lazy.next_lazy(i, &pos, &hints, &history),
+                    m,
+                    "{sfen} move {i}"
+                );
+                assert_eq!(lazy.score(i), full.score(i), "{sfen} move {i}");
+            }
+        }
     }
 }

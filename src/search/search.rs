@@ -222,6 +222,9 @@ fn yaneuraou_reduction(node: &NodeState, mv: &MoveState, move_count: usize) -> i
 /// Largest static evaluation used (well inside the TT's 16-bit scores and
 /// below [`MATE_BOUND`]).
 const MAX_STATIC_EVAL: i32 = 20_000;
+/// Whether the move loop reads the history of plain quiet moves only once
+/// the captures, killers and countermove before them are searched.
+const LAZY_QUIET_SCORING: bool = true;
 /// Whether nodes remember in the TT that they were on a principal
 /// variation (Stockfish's `ttPv`); late moves below such a node are reduced
 /// `TT_PV_RELIEF` plies less.
@@ -730,6 +733,7 @@ impl<'a> Worker<'a> {
     #[inline]
     pub(super) fn make(&mut self, pos: &Position, m: Move, ply: usize, check: bool) -> Position {
         let child = pos.play(m);
+        self.sh.tt.prefetch(child.key());
         self.keys[self.root_index + ply + 1] = (child.key(), check);
         // Without a network `after_acc` is `after` and leaves the
         // accumulators alone.
@@ -1198,7 +1202,7 @@ impl<'a> Worker<'a> {
             if i == 1 {
                 self.score_pending(pos, ply, &mut order);
             }
-            let m = self.moves[ply].next(i);
+            let m = self.moves[ply].next_lazy(i, pos, &order.hints, &self.history);
             if m == self.stack[ply].excluded {
                 continue;
             }
@@ -1255,7 +1259,11 @@ impl<'a> Worker<'a> {
         let unscored = self.moves[ply].tt_move_first(node.tt_move);
         node.tt_capture = unscored && captured(pos, node.tt_move).is_some();
         if !unscored {
-            self.moves[ply].score_all(pos, &hints, &self.history);
+            if self.defers_quiets() {
+                self.moves[ply].score_all_lazy(pos, &hints, &self.history);
+            } else {
+                self.moves[ply].score_all(pos, &hints, &self.history);
+            }
         }
         LazyOrder { hints, unscored }
     }
@@ -1263,9 +1271,20 @@ impl<'a> Worker<'a> {
     /// Scores the moves after the TT move if that is still to be done.
     fn score_pending(&mut self, pos: &Position, ply: usize, order: &mut LazyOrder) {
         if order.unscored {
-            self.moves[ply].score_rest(pos, &order.hints, &self.history);
+            if self.defers_quiets() {
+                self.moves[ply].score_rest_lazy(pos, &order.hints, &self.history);
+            } else {
+                self.moves[ply].score_rest(pos, &order.hints, &self.history);
+            }
             order.unscored = false;
         }
+    }
+
+    /// Whether the move loop reads the quiets' history only when it reaches
+    /// them ([`ScoredMoves::next_lazy`]); not with forward candidate
+    /// pruning, which ranks the whole list first.
+    fn defers_quiets(&self) -> bool {
+        LAZY_QUIET_SCORING && self.sh.candidates.is_none()
     }
 
     /// Step 9. Forward candidate pruning: at enough depth only the best few
@@ -1498,6 +1517,7 @@ impl<'a> Worker<'a> {
         let mut child = pos.clone();
         child.set_side_to_move(pos.side_to_move().flip());
         child.finish();
+        self.sh.tt.prefetch(child.key());
         self.keys[self.root_index + ply + 1] = (child.key(), false);
         self.stack[ply].current = Move::NONE;
         self.stack[ply].current_slot = 0;

@@ -172,6 +172,13 @@ impl Tt {
         &self.clusters[(((key as u128) * (self.buckets as u128)) >> 64) as usize].0
     }
 
+    /// Starts bringing the bucket of `key` into the cache, for a probe
+    /// soon after (a child's key, as soon as its move is made).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        crate::prefetch::prefetch(self.bucket(key));
+    }
+
     /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
