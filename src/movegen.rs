@@ -253,6 +253,90 @@ pub fn is_legal(pos: &Position, m: Move) -> bool {
     list.contains(m)
 }
 
+/// Whether `m`, any 16-bit move (a TT move may come from another
+/// position), is legal in `pos`: [`is_legal`] without generating the list,
+/// square by square by the same rules as the generator.
+pub fn is_legal_fast(pos: &Position, m: Move) -> bool {
+    // Only a canonical encoding can be in the generator's list.
+    let canonical = if m.is_drop() {
+        Move::drop(m.dropped(), m.to())
+    } else {
+        Move::normal(m.from(), m.to(), m.is_promotion())
+    };
+    if m.is_none() || canonical != m {
+        return false;
+    }
+    let us = pos.side_to_move();
+    let kind = pos.kind();
+    let to = m.to();
+    if !kind.mask().has(to) || pos.pieces(us).has(to) {
+        return false;
+    }
+    let king = pos.king_square(us);
+    let checkers = pos.checkers();
+    if m.is_drop() {
+        return drop_is_legal(pos, m, king, checkers);
+    }
+    let from = m.from();
+    if !kind.mask().has(from) || !pos.pieces(us).has(from) {
+        return false;
+    }
+    let pt = pos.piece_on(from).piece_type();
+    let occupied = pos.occupied();
+    if !bitboard::attacks(us, pt, from, occupied).has(to) {
+        return false;
+    }
+    let zone = kind.zone(us);
+    let promotion_ok = if m.is_promotion() {
+        pt.can_promote() && (zone.has(from) || zone.has(to))
+    } else {
+        !kind.dead_squares(us, pt).has(to)
+    };
+    if !promotion_ok {
+        return false;
+    }
+    let Some(k) = king else {
+        return true;
+    };
+    if from == k {
+        return !pos.is_attacked(to, us.flip(), occupied.without(k));
+    }
+    if pos.pinned(us).has(from) && !bitboard::line(k, from).has(to) {
+        return false;
+    }
+    match checkers.first() {
+        None => true,
+        Some(_) if checkers.more_than_one() => false,
+        Some(c) => to == c || bitboard::between(k, c).has(to),
+    }
+}
+
+/// [`is_legal_fast`] for a drop onto the empty square `m.to()`.
+fn drop_is_legal(pos: &Position, m: Move, king: Option<Square>, checkers: Bitboard) -> bool {
+    let us = pos.side_to_move();
+    let to = m.to();
+    let pt = m.dropped();
+    if !PieceType::HAND.contains(&pt)
+        || pos.hand(us).count(pt) == 0
+        || pos.occupied().has(to)
+        || pos.kind().dead_squares(us, pt).has(to)
+    {
+        return false;
+    }
+    if let (Some(k), Some(c)) = (king, checkers.first())
+        && (checkers.more_than_one() || !bitboard::between(k, c).has(to))
+    {
+        return false;
+    }
+    if pt == PieceType::PAWN
+        && (pawn_files(pos, us).has(to)
+            || (pawn_mate_square(pos) == Some(to) && is_pawn_drop_mate(pos, to)))
+    {
+        return false;
+    }
+    true
+}
+
 #[inline(always)]
 fn generate<S: Sink>(pos: &Position, sink: &mut S) {
     let us = pos.side_to_move();
@@ -498,6 +582,43 @@ mod tests {
             }
         }
         assert!(checked > 1000, "{checked}");
+    }
+
+    #[test]
+    fn fast_legality_agrees_with_the_generator_on_every_encoding() {
+        // Random playouts (a fixed LCG) from the start positions, the
+        // bench positions and positions without the attacker's king; at
+        // each position every 16-bit value is asked.
+        let mut starts: Vec<&str> = crate::search::BENCH_POSITIONS.to_vec();
+        starts.extend([
+            crate::rules::BoardKind::Standard.start_sfen(),
+            crate::rules::BoardKind::Mini.start_sfen(),
+            crate::rules::BoardKind::Ninemasu.start_sfen(),
+            "8k/6G2/7G1/9/9/9/9/9/K8 b P 1",
+            "4k4/9/9/9/9/9/4P4/9/4K4 b PLN 1",
+            "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1",
+            "8l/7sk/7R1/6B2/9/8b/9/9/9 b Sr4g2s4n3l18p 1",
+        ]);
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut positions = 0;
+        for sfen in starts {
+            let mut pos = sfen::parse_sfen(sfen).expect("valid sfen");
+            for _ in 0..24 {
+                let mut list = MoveList::new();
+                legal_moves(&pos, &mut list);
+                for raw in 0..=u16::MAX {
+                    let m = Move::from_raw(raw);
+                    assert_eq!(is_legal_fast(&pos, m), list.contains(m), "{m} in {sfen}");
+                }
+                positions += 1;
+                if list.is_empty() {
+                    break;
+                }
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                pos = pos.play(list.as_slice()[(seed >> 33) as usize % list.len()]);
+            }
+        }
+        assert!(positions > 200);
     }
 
     #[test]

@@ -17,7 +17,8 @@ use crate::moves::{MAX_MOVES, Move, MoveList};
 use crate::position::Position;
 use crate::types::PieceType;
 
-const TT_MOVE_SCORE: i32 = 100_000_000;
+/// The TT move's score (above every other).
+pub const TT_MOVE_SCORE: i32 = 100_000_000;
 const GOOD_CAPTURE_SCORE: i32 = 50_000_000;
 const PROMOTION_SCORE: i32 = 40_000_000;
 /// Killers score `KILLER_SCORE + 1` (first) and `KILLER_SCORE` (second).

@@ -13,7 +13,9 @@
 use super::candidates::CandidateParams;
 use super::history::{CONT_PLIES, ContKey, ContKeys, History, bonus, piece_slot};
 use super::mate_probe::{MateProbe, PROBE_MIN_NODES, PROBE_POLL_INTERVAL};
-use super::movepick::{COUNTER_SCORE, KILLER_SCORE, OrderHints, ScoredMoves, captured};
+use super::movepick::{
+    COUNTER_SCORE, KILLER_SCORE, OrderHints, ScoredMoves, TT_MOVE_SCORE, captured,
+};
 use super::tactics::{CheckInfo, gives_check, mate_in_one, see_ge};
 use super::time::{Budget, Stability};
 use super::tt::{Bound, Tt};
@@ -21,7 +23,7 @@ use super::{
     Control, INFINITE, MATE_BOUND, format_score, mate_in, mated_in, score_from_tt, score_to_tt,
 };
 use crate::eval::{Accumulator, Evaluator};
-use crate::movegen::{is_legal, legal_moves, legal_moves_and_checks};
+use crate::movegen::{is_legal, is_legal_fast, legal_moves, legal_moves_and_checks};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::rules::{BoardKind, RepetitionRule};
@@ -222,6 +224,9 @@ fn yaneuraou_reduction(node: &NodeState, mv: &MoveState, move_count: usize) -> i
 /// Largest static evaluation used (well inside the TT's 16-bit scores and
 /// below [`MATE_BOUND`]).
 const MAX_STATIC_EVAL: i32 = 20_000;
+/// Whether a legal TT move is searched before the node's moves are
+/// generated (and its mate in one looked for).
+const TT_MOVE_BEFORE_GENERATION: bool = true;
 /// Whether the move loop reads the history of plain quiet moves only once
 /// the captures, killers and countermove before them are searched.
 const LAZY_QUIET_SCORING: bool = true;
@@ -903,14 +908,20 @@ impl<'a> Worker<'a> {
             return 0;
         }
 
-        // Step 8. Moves; mate and game ends.
+        // Step 8. Moves; mate and game ends. A legal TT move is searched
+        // before the others are generated (most cut nodes need no more).
         let check_info = CheckInfo::new(pos);
-        if let Some(v) = self.generate(pos, &node, &check_info) {
+        let tt_first = TT_MOVE_BEFORE_GENERATION
+            && self.sh.candidates.is_none()
+            && is_legal_fast(pos, node.tt_move);
+        if !tt_first && let Some(v) = self.generate(pos, &node, &check_info) {
             return v;
         }
 
         // Steps 9-13. The moves.
-        let Some((best, best_move)) = self.move_loop(pos, &node, &check_info, alpha, beta) else {
+        let Some((best, best_move)) =
+            self.move_loop(pos, &node, &check_info, alpha, beta, tt_first)
+        else {
             return 0;
         };
         if best == -INFINITE {
@@ -1186,30 +1197,60 @@ impl<'a> Worker<'a> {
         check_info: &CheckInfo,
         mut alpha: i32,
         beta: i32,
+        tt_first: bool,
     ) -> Option<(i32, Move)> {
         let ply = node.ply;
         let mut node = *node;
-        let mut order = self.order_moves(pos, &mut node);
+        let mut order = if tt_first {
+            self.tt_move_alone(pos, &mut node)
+        } else {
+            self.order_moves(pos, &mut node)
+        };
         // Step 9. Forward candidate pruning.
-        let n = self.candidate_count(pos, &node, &mut order)?;
+        // With the TT move alone, the list's length is known once the moves
+        // are generated at `i == 1`.
+        let mut n = if tt_first {
+            2
+        } else {
+            self.candidate_count(pos, &node, &mut order)?
+        };
 
         // Step 10. The move loop.
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
         let mut quiets = QuietsTried::default();
         let mut move_count = 0;
-        for i in 0..n {
+        let mut i = 0;
+        while i < n {
             if i == 1 {
+                if tt_first {
+                    // The TT move did not cut: the other moves now.
+                    if let Some(v) = self.generate(pos, &node, check_info) {
+                        return Some((v, Move::NONE));
+                    }
+                    let found = self.moves[ply].tt_move_first(node.tt_move);
+                    debug_assert!(found, "a legal TT move is among the moves");
+                    n = self.moves[ply].len();
+                    if n == 1 {
+                        break;
+                    }
+                }
                 self.score_pending(pos, ply, &mut order);
             }
-            let m = self.moves[ply].next_lazy(i, pos, &order.hints, &self.history);
+            let (m, order_score) = if i == 0 && tt_first {
+                (node.tt_move, TT_MOVE_SCORE)
+            } else {
+                let m = self.moves[ply].next_lazy(i, pos, &order.hints, &self.history);
+                (m, self.moves[ply].score(i))
+            };
+            i += 1;
             if m == self.stack[ply].excluded {
                 continue;
             }
             let capture = captured(pos, m).is_some();
             let mv = MoveState {
                 m,
-                order: self.moves[ply].score(i),
+                order: order_score,
                 quiet: !capture && !m.is_promotion(),
                 check: check_info.gives_check(pos, m),
             };
@@ -1266,6 +1307,17 @@ impl<'a> Worker<'a> {
             }
         }
         LazyOrder { hints, unscored }
+    }
+
+    /// The ordering of a node whose legal TT move is searched before the
+    /// moves are generated: nothing scored yet. Sets `node.tt_capture`.
+    fn tt_move_alone(&mut self, pos: &Position, node: &mut NodeState) -> LazyOrder {
+        let hints = self.order_hints(pos, node.ply, node.tt_move);
+        node.tt_capture = captured(pos, node.tt_move).is_some();
+        LazyOrder {
+            hints,
+            unscored: true,
+        }
     }
 
     /// Scores the moves after the TT move if that is still to be done.
