@@ -598,6 +598,12 @@ mod tests {
             "4k4/9/9/9/9/9/4P4/9/4K4 b PLN 1",
             "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1",
             "8l/7sk/7R1/6B2/9/8b/9/9/9 b Sr4g2s4n3l18p 1",
+            // Knights and lances on 3x3 (must promote at once), and gote to
+            // move without a king.
+            "npk/3/KPN b - 1",
+            "npk/3/KPN w - 1",
+            "lk1/3/1KL b Nn 1",
+            "9/9/9/9/9/9/9/4K4/9 w GS2r2b3g3s4n4l18p 1",
         ]);
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut positions = 0;

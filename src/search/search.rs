@@ -206,7 +206,7 @@ fn yaneuraou_reduction(node: &NodeState, mv: &MoveState, move_count: usize) -> i
     if node.tt_capture {
         r += 1054;
     }
-    if mv.order >= COUNTER_SCORE {
+    if mv.quiet && mv.order >= COUNTER_SCORE {
         // Killers and the countermove have no history score here.
         r -= 1024;
     } else if mv.quiet {
@@ -914,6 +914,13 @@ impl<'a> Worker<'a> {
         let tt_first = TT_MOVE_BEFORE_GENERATION
             && self.sh.candidates.is_none()
             && is_legal_fast(pos, node.tt_move);
+        debug_assert_eq!(
+            tt_first,
+            TT_MOVE_BEFORE_GENERATION
+                && self.sh.candidates.is_none()
+                && !node.tt_move.is_none()
+                && is_legal(pos, node.tt_move)
+        );
         if !tt_first && let Some(v) = self.generate(pos, &node, &check_info) {
             return v;
         }
@@ -1021,7 +1028,12 @@ impl<'a> Worker<'a> {
             && self.stack[ply - 2].static_eval != -INFINITE
             && static_eval > self.stack[ply - 2].static_eval;
         self.stack[ply + 2].killers = [Move::NONE; 2];
-        let tt_pv = TT_PV && (kind == NodeKind::Pv || tt.pv);
+        // A singular-extension search of this node keeps the node's mark.
+        let tt_pv = if !self.stack[ply].excluded.is_none() {
+            self.stack[ply].tt_pv
+        } else {
+            TT_PV && (kind == NodeKind::Pv || tt.pv)
+        };
         self.stack[ply].tt_pv = tt_pv;
         NodeState {
             key,
