@@ -206,11 +206,13 @@ fn yaneuraou_reduction(node: &NodeState, mv: &MoveState, move_count: usize) -> i
     if node.tt_capture {
         r += 1054;
     }
-    if mv.quiet && mv.order >= COUNTER_SCORE {
+    if mv.quiet {
         // Killers and the countermove have no history score here.
-        r -= 1024;
-    } else if mv.quiet {
-        r -= mv.order.max(-60_000) * 428 / 4096;
+        r -= if mv.order >= COUNTER_SCORE {
+            1024
+        } else {
+            mv.order.max(-60_000) * 428 / 4096
+        };
     }
     if node.kind == NodeKind::All {
         r += r * 273 / (256 * depth + 260);
@@ -915,11 +917,8 @@ impl<'a> Worker<'a> {
             && self.sh.candidates.is_none()
             && is_legal_fast(pos, node.tt_move);
         debug_assert_eq!(
-            tt_first,
-            TT_MOVE_BEFORE_GENERATION
-                && self.sh.candidates.is_none()
-                && !node.tt_move.is_none()
-                && is_legal(pos, node.tt_move)
+            is_legal_fast(pos, node.tt_move),
+            !node.tt_move.is_none() && is_legal(pos, node.tt_move)
         );
         if !tt_first && let Some(v) = self.generate(pos, &node, &check_info) {
             return v;
