@@ -164,6 +164,60 @@ const SINGULAR_TT_DEPTH_SLACK: i32 = 3;
 /// Margin below the TT score, per ply of depth.
 const SINGULAR_MARGIN_PER_DEPTH: i32 = 2;
 
+/// Whether the singular extension takes Stockfish 17's strong form (as
+/// YaneuraOu 9.70 has it): a singular TT move is extended by up to three
+/// plies (two or three unless at a PV node or for a capture, by how far
+/// the others fail low), the node itself one ply; the multi-cut returns
+/// the excluded search's value; a TT move that is not singular is reduced
+/// three plies if its bound is at least beta, two at a cut node. Needs
+/// `SINGULAR_EXTENSIONS`.
+const SINGULAR_STRONG: bool = false;
+/// Margin below the TT score of the strong form: this much per ply, over
+/// [`SINGULAR_STRONG_MARGIN_DIV`] (about 1.1 cp a ply).
+const SINGULAR_STRONG_MARGIN: i32 = 60;
+const SINGULAR_STRONG_MARGIN_DIV: i32 = 55;
+/// How far below the singular beta the other moves must fail for a second
+/// extension ply: base, at a PV node, for a quiet TT move.
+const DOUBLE_EXT_BASE: i32 = -4;
+const DOUBLE_EXT_PV: i32 = 212;
+const DOUBLE_EXT_QUIET: i32 = -182;
+/// The same for a third ply.
+const TRIPLE_EXT_BASE: i32 = 73;
+const TRIPLE_EXT_PV: i32 = 320;
+const TRIPLE_EXT_QUIET: i32 = -218;
+/// Reductions of a TT move that is not singular: its bound is at least
+/// beta; the node is a cut node.
+const NOT_SINGULAR_FAIL_HIGH_REDUCTION: i32 = 3;
+const NOT_SINGULAR_CUT_REDUCTION: i32 = 2;
+
+/// The strong form's verdict on the singular search's value `v`.
+fn strong_singular(
+    node: &NodeState,
+    tt_capture: bool,
+    v: i32,
+    singular_beta: i32,
+    tt_score: i32,
+    beta: i32,
+) -> Singular {
+    let pv = i32::from(node.kind == NodeKind::Pv);
+    let quiet = i32::from(!tt_capture);
+    if v < singular_beta {
+        let double = DOUBLE_EXT_BASE + DOUBLE_EXT_PV * pv + DOUBLE_EXT_QUIET * quiet;
+        let triple = TRIPLE_EXT_BASE + TRIPLE_EXT_PV * pv + TRIPLE_EXT_QUIET * quiet;
+        Singular::Extend(
+            1 + i32::from(v < singular_beta - double) + i32::from(v < singular_beta - triple),
+        )
+    } else if v >= beta && v.abs() < MATE_BOUND {
+        Singular::Cut(v)
+    } else if tt_score >= beta {
+        Singular::Extend(-NOT_SINGULAR_FAIL_HIGH_REDUCTION)
+    } else if node.kind == NodeKind::Cut {
+        Singular::Extend(-NOT_SINGULAR_CUT_REDUCTION)
+    } else {
+        Singular::Extend(0)
+    }
+}
+
 /// The late-move reduction table, by depth and move number.
 fn reduction(depth: i32, move_count: usize) -> i32 {
     static TABLE: OnceLock<Box<[[u8; 64]; 64]>> = OnceLock::new();
@@ -904,6 +958,13 @@ impl<'a> Worker<'a> {
         // generated: the search without it uses this ply's move list).
         match self.singular_extension(pos, &node, tt, beta) {
             Singular::Cut(v) => return v,
+            // The strong form searches a node with a singular move a ply
+            // deeper (every move; the TT move gets its extension on top of
+            // the node's depth before it).
+            Singular::Extend(e) if SINGULAR_STRONG && e > 0 => {
+                node.depth += 1;
+                node.tt_extension = e - 1;
+            }
             Singular::Extend(e) => node.tt_extension = e,
         }
         if self.stopped {
@@ -1076,7 +1137,11 @@ impl<'a> Worker<'a> {
         {
             return Singular::Extend(0);
         }
-        let singular_beta = tt_score - SINGULAR_MARGIN_PER_DEPTH * depth;
+        let singular_beta = if SINGULAR_STRONG {
+            tt_score - SINGULAR_STRONG_MARGIN * depth / SINGULAR_STRONG_MARGIN_DIV
+        } else {
+            tt_score - SINGULAR_MARGIN_PER_DEPTH * depth
+        };
         let singular_depth = (depth - 1) / 2;
         let static_eval = self.stack[ply].static_eval;
         self.stack[ply].excluded = tt.mv;
@@ -1090,6 +1155,10 @@ impl<'a> Worker<'a> {
         );
         self.stack[ply].excluded = Move::NONE;
         self.stack[ply].static_eval = static_eval;
+        if SINGULAR_STRONG {
+            let tt_capture = captured(pos, tt.mv).is_some();
+            return strong_singular(node, tt_capture, v, singular_beta, tt_score, beta);
+        }
         if v < singular_beta {
             Singular::Extend(1)
         } else if singular_beta >= beta {
