@@ -5,7 +5,7 @@
 use super::movepick::{captured, generate_captures, generate_pawn_promotions, promotion_gain};
 use super::quick_mate::quick_mate_in_one;
 use super::search::{MAX_PLY, Worker};
-use super::tactics::{CheckInfo, mate_in_one, see_ge};
+use super::tactics::{CheckInfo, gives_check, mate_in_one, see_ge};
 use super::tt::Bound;
 use super::{INFINITE, MATE_BOUND, mate_in, mated_in, score_from_tt, score_to_tt};
 use crate::eval::capture_gain;
@@ -37,6 +37,11 @@ const QS_QUICK_MATE: bool = true;
 /// do not lose material, once a move has saved the side from mate (as
 /// YaneuraOu does): quiet evasions and interpositions are not searched.
 const QS_EVASION_PRUNING: bool = false;
+
+/// From this many captures on, a capture that neither recaptures on the
+/// last move's square nor checks is skipped, as YaneuraOu's quiescence
+/// search does (`None`: every capture that passes delta and SEE pruning).
+const QS_MOVE_LIMIT: Option<usize> = None;
 
 impl Worker<'_> {
     /// Whether the side to move (not in check) mates in one.
@@ -122,7 +127,7 @@ impl Worker<'_> {
                     && best > -MATE_BOUND
                     && (captured(pos, m).is_none() || !see_ge(pos, m, 0))
             } else {
-                self.futile(pos, ply, i, m, stand, alpha)
+                self.beyond_limit(pos, ply, i, m) || self.futile(pos, ply, i, m, stand, alpha)
             };
             if skip {
                 continue;
@@ -190,6 +195,21 @@ impl Worker<'_> {
             return Some(v);
         }
         None
+    }
+
+    /// Not in check: whether the `i`-th capture `m` comes after
+    /// [`QS_MOVE_LIMIT`] and neither recaptures nor checks.
+    #[inline(always)]
+    fn beyond_limit(&self, pos: &Position, ply: usize, i: usize, m: Move) -> bool {
+        let Some(limit) = QS_MOVE_LIMIT else {
+            return false;
+        };
+        let last = if ply > 0 {
+            self.stack[ply - 1].current
+        } else {
+            Move::NONE
+        };
+        i >= limit && (last.is_none() || m.to() != last.to()) && !gives_check(pos, m)
     }
 
     /// Not in check: whether the capture or promotion `m` (the `i`-th of

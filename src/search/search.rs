@@ -67,6 +67,16 @@ const RFP_MARGIN: i32 = 120;
 /// Whether reverse futility pruning leaves alone a node whose TT move is
 /// quiet (its best move was a threat, not a capture: as YaneuraOu).
 const RFP_SPARES_QUIET_TT_MOVE: bool = false;
+/// Whether reverse futility pruning takes Stockfish 17's form (as
+/// YaneuraOu 9.70 has it): to depth [`RFP_STRONG_DEPTH`], a margin of
+/// [`RFP_STRONG_MARGIN`] a ply ([`RFP_STRONG_NO_TT`] less without a TT
+/// entry) less [`RFP_STRONG_IMPROVING`] when improving, only without a
+/// quiet TT move, returning `(2 beta + eval) / 3`.
+const RFP_STRONG: bool = false;
+const RFP_STRONG_DEPTH: i32 = 14;
+const RFP_STRONG_MARGIN: i32 = 76;
+const RFP_STRONG_NO_TT: i32 = 21;
+const RFP_STRONG_IMPROVING: i32 = 199;
 /// Null move: least depth, base reduction, one more per this many plies,
 /// one more per this much eval above beta (at most `NMP_EVAL_MAX`).
 const NMP_MIN_DEPTH: i32 = 3;
@@ -109,6 +119,17 @@ const SEE_PRUNES_DROPS: bool = true;
 /// Whether checks are exempt from SEE pruning (measured exempt vs pruned:
 /// 27-33-0 in 60 games at 100 ms, -35 +- 90 Elo; pruned).
 const SEE_KEEPS_CHECKS: bool = false;
+/// History pruning of quiet moves at every depth: a quiet move whose
+/// history score is below minus this times the depth is skipped
+/// (`None`: off).
+const HISTORY_PRUNING_PER_DEPTH: Option<i32> = None;
+/// Whether the futility and SEE pruning of a quiet move count its history
+/// score in its reduced depth: plus one ply per this much (`None`: off).
+const HISTORY_LMR_DEPTH_DIV: Option<i32> = None;
+/// Whether late quiet moves at the root are searched reduced (by the
+/// late-move reduction table) from this move number on (`None`: every root
+/// move at full depth).
+const ROOT_LMR_FROM: Option<usize> = None;
 /// Late-move reductions: `LMR_BASE + ln(depth) * ln(move) / LMR_DIVISOR`,
 /// less one per `LMR_HISTORY_DIV` of history.
 const LMR_BASE: f32 = 0.4;
@@ -546,6 +567,8 @@ struct NodeState {
     /// Whether the TT move is legal here and captures (set by the move
     /// loop once the moves are generated).
     tt_capture: bool,
+    /// Whether the TT had an entry for the node.
+    tt_hit: bool,
     /// Static evaluation with the correction history (`-INFINITE` in check).
     corrected_eval: i32,
     /// `corrected_eval`, or a TT bound on the right side of it.
@@ -1103,6 +1126,7 @@ impl<'a> Worker<'a> {
             in_check,
             tt_move: tt.mv,
             tt_capture: false,
+            tt_hit: tt.bound.is_some(),
             corrected_eval,
             static_eval,
             improving,
@@ -1190,7 +1214,11 @@ impl<'a> Worker<'a> {
             }
         }
         // Step 5. Reverse futility pruning.
-        if depth <= RFP_DEPTH
+        if RFP_STRONG {
+            if let Some(v) = self.strong_rfp(pos, node, beta) {
+                return NodePruning::Cut(v);
+            }
+        } else if depth <= RFP_DEPTH
             && !(RFP_SPARES_QUIET_TT_MOVE
                 && !node.tt_move.is_none()
                 && captured(pos, node.tt_move).is_none())
@@ -1204,6 +1232,22 @@ impl<'a> Worker<'a> {
             return NodePruning::Search;
         }
         self.null_move(pos, beta, depth, ply, static_eval)
+    }
+
+    /// Step 5 in the strong form ([`RFP_STRONG`]): the value to return
+    /// if the static evaluation is far enough above `beta`.
+    fn strong_rfp(&self, pos: &Position, node: &NodeState, beta: i32) -> Option<i32> {
+        let (depth, eval) = (node.depth, node.static_eval);
+        let tt_capture = !node.tt_move.is_none() && captured(pos, node.tt_move).is_some();
+        let per_ply = RFP_STRONG_MARGIN - RFP_STRONG_NO_TT * i32::from(!node.tt_hit);
+        let margin = per_ply * depth - RFP_STRONG_IMPROVING * i32::from(node.improving);
+        (depth <= RFP_STRONG_DEPTH
+            && eval >= beta
+            && eval - margin >= beta
+            && (node.tt_move.is_none() || tt_capture)
+            && eval.abs() < MATE_BOUND
+            && beta.abs() < MATE_BOUND)
+            .then_some((2 * beta + eval) / 3)
     }
 
     /// Step 8: generates the legal moves (with the checks when not in
@@ -1457,7 +1501,19 @@ impl<'a> Worker<'a> {
                 && depth <= SEE_DEPTH
                 && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth);
         }
-        let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0);
+        if let Some(per_depth) = HISTORY_PRUNING_PER_DEPTH
+            && mv.order < KILLER_SCORE
+            && mv.order < -per_depth * depth
+        {
+            return true;
+        }
+        let mut lmr_depth = depth - 1 - reduction(depth, move_count);
+        if let Some(div) = HISTORY_LMR_DEPTH_DIV
+            && mv.order < KILLER_SCORE
+        {
+            lmr_depth += mv.order / div;
+        }
+        let lmr_depth = lmr_depth.max(0);
         let lmp_limit = (LMP_BASE + depth * depth) / (2 - i32::from(node.improving));
         if depth <= LMP_DEPTH && move_count as i32 > lmp_limit && mv.order < KILLER_SCORE {
             return true;
@@ -1708,7 +1764,18 @@ impl<'a> Worker<'a> {
             if i == pv_idx {
                 score = -self.search(&child, -beta, -alpha, depth - 1, 1, NodeKind::Pv);
             } else {
-                score = -self.search(&child, -alpha - 1, -alpha, depth - 1, 1, NodeKind::Cut);
+                let r = match ROOT_LMR_FROM {
+                    Some(from)
+                        if depth >= 3 && i >= from && !check && captured(pos, m).is_none() =>
+                    {
+                        reduction(depth, i + 1).clamp(0, depth - 2)
+                    }
+                    _ => 0,
+                };
+                score = -self.search(&child, -alpha - 1, -alpha, depth - 1 - r, 1, NodeKind::Cut);
+                if r > 0 && score > alpha && !self.stopped {
+                    score = -self.search(&child, -alpha - 1, -alpha, depth - 1, 1, NodeKind::All);
+                }
                 if score > alpha && !self.stopped {
                     score = -self.search(&child, -beta, -alpha, depth - 1, 1, NodeKind::Pv);
                 }
