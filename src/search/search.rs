@@ -130,6 +130,11 @@ const HISTORY_LMR_DEPTH_DIV: Option<i32> = None;
 /// late-move reduction table) from this move number on (`None`: every root
 /// move at full depth).
 const ROOT_LMR_FROM: Option<usize> = None;
+/// After a reduced search fails high, the full-depth search goes a ply
+/// deeper if the score beats the best so far by the first margin, a ply
+/// shallower if it is within the second of it (Stockfish's "do deeper /
+/// do shallower"; `None`: always the full depth).
+const LMR_DEEPER_SHALLOWER: Option<(i32, i32)> = None;
 /// Late-move reductions: `LMR_BASE + ln(depth) * ln(move) / LMR_DIVISOR`,
 /// less one per `LMR_HISTORY_DIV` of history.
 const LMR_BASE: f32 = 0.4;
@@ -1387,7 +1392,7 @@ impl<'a> Worker<'a> {
 
             // Step 12. Make the move; late-move reductions; PVS.
             let child = self.make(pos, m, ply, mv.check);
-            let score = self.search_move(&child, &node, &mv, move_count, alpha, beta);
+            let score = self.search_move(&child, &node, &mv, move_count, (alpha, beta), best);
             if self.stopped {
                 return None;
             }
@@ -1531,16 +1536,17 @@ impl<'a> Worker<'a> {
     }
 
     /// Step 12: searches `child`, reached by move number `move_count`:
-    /// the first move with the node's window, the others with a null
-    /// window (reduced when late), re-searched on a fail high.
+    /// the first move with the node's window (`alpha`, `beta`), the others
+    /// with a null window (reduced when late), re-searched on a fail high;
+    /// `best` is the node's best score so far.
     fn search_move(
         &mut self,
         child: &Position,
         node: &NodeState,
         mv: &MoveState,
         move_count: usize,
-        alpha: i32,
-        beta: i32,
+        (alpha, beta): (i32, i32),
+        best: i32,
     ) -> i32 {
         let (ply, kind) = (node.ply, node.kind);
         let extension = if mv.m == node.tt_move {
@@ -1573,7 +1579,14 @@ impl<'a> Worker<'a> {
             child_kind,
         );
         if score > alpha && r > 0 && !self.stopped {
-            score = -self.search(child, -alpha - 1, -alpha, new_depth, ply + 1, kind.flip());
+            let full = match LMR_DEEPER_SHALLOWER {
+                Some((deeper, _)) if score > best + deeper => new_depth + 1,
+                Some((_, shallower)) if score < best + shallower => new_depth - 1,
+                _ => new_depth,
+            };
+            if full > new_depth - r {
+                score = -self.search(child, -alpha - 1, -alpha, full, ply + 1, kind.flip());
+            }
         }
         if kind == NodeKind::Pv && score > alpha && score < beta && !self.stopped {
             score = -self.search(child, -beta, -alpha, new_depth, ply + 1, NodeKind::Pv);
