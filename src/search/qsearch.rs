@@ -4,7 +4,7 @@
 
 use super::movepick::{captured, generate_captures, generate_pawn_promotions, promotion_gain};
 use super::quick_mate::quick_mate_in_one;
-use super::search::{MAX_PLY, Worker};
+use super::search::{FAIL_SOFT_DAMPING, MAX_PLY, Worker};
 use super::tactics::{CheckInfo, gives_check, mate_in_one, see_ge};
 use super::tt::Bound;
 use super::{INFINITE, MATE_BOUND, mate_in, mated_in, score_from_tt, score_to_tt};
@@ -179,7 +179,11 @@ impl Worker<'_> {
             return Some(mate_in(ply + 1));
         }
         if stand >= beta {
-            return Some(stand);
+            return Some(if FAIL_SOFT_DAMPING && stand.abs() < MATE_BOUND {
+                (stand + beta) / 2
+            } else {
+                stand
+            });
         }
         // Below beta a mate would change the result (above it, both fail
         // high).

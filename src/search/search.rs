@@ -135,6 +135,11 @@ const ROOT_LMR_FROM: Option<usize> = None;
 /// shallower if it is within the second of it (Stockfish's "do deeper /
 /// do shallower"; `None`: always the full depth).
 const LMR_DEEPER_SHALLOWER: Option<(i32, i32)> = None;
+/// Whether fail-soft scores are kept near the window, as Stockfish does: a
+/// futility-pruned quiet lifts the node's best score to its futility
+/// value, a fail high is pulled towards beta by `1 / (depth + 1)`, and the
+/// quiescence search's stand pat above beta returns the mean of the two.
+pub(super) const FAIL_SOFT_DAMPING: bool = false;
 /// Late-move reductions: `LMR_BASE + ln(depth) * ln(move) / LMR_DIVISOR`,
 /// less one per `LMR_HISTORY_DIV` of history.
 const LMR_BASE: f32 = 0.4;
@@ -323,6 +328,27 @@ const TT_PV_INHERIT_DEPTH: i32 = 3;
 /// Whether the static evaluation is corrected by the correction history
 /// (`search/correction.rs`).
 const CORRECTION_HISTORY: bool = true;
+
+/// What step 11 does with a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MovePruning {
+    /// Search it.
+    Search,
+    /// Skip it.
+    Skip,
+    /// Skip it as futile: its best hope is this score (at most alpha).
+    Futile(i32),
+}
+
+impl MovePruning {
+    fn skip_if(skip: bool) -> MovePruning {
+        if skip {
+            MovePruning::Skip
+        } else {
+            MovePruning::Search
+        }
+    }
+}
 
 /// The kind of a node, as the parent's window and move order expect it
 /// (Stockfish's PV / cut / all nodes).
@@ -1027,6 +1053,13 @@ impl<'a> Worker<'a> {
         }
 
         // Step 14. Store; the correction history learns from the result.
+        let mut best = best;
+        if FAIL_SOFT_DAMPING && best >= beta && best.abs() < MATE_BOUND && alpha.abs() < MATE_BOUND
+        {
+            // A fail high far above beta is pulled towards it, the more so
+            // the shallower the search.
+            best = (best * node.depth + beta) / (node.depth + 1);
+        }
         let bound = Bound::of(best, alpha, beta);
         if singular_search {
             return best;
@@ -1386,8 +1419,19 @@ impl<'a> Worker<'a> {
             move_count += 1;
 
             // Step 11. Pruning at shallow depth.
-            if best > -MATE_BOUND && self.prune_move(pos, &node, &mv, move_count, alpha) {
-                continue;
+            if best > -MATE_BOUND {
+                match self.prune_move(pos, &node, &mv, move_count, alpha) {
+                    MovePruning::Search => {}
+                    MovePruning::Skip => continue,
+                    MovePruning::Futile(v) => {
+                        // The node's value is at least about what the
+                        // futile move was expected to reach (at most alpha).
+                        if FAIL_SOFT_DAMPING && v.abs() < MATE_BOUND {
+                            best = best.max(v);
+                        }
+                        continue;
+                    }
+                }
             }
 
             // Step 12. Make the move; late-move reductions; PVS.
@@ -1498,19 +1542,20 @@ impl<'a> Worker<'a> {
         mv: &MoveState,
         move_count: usize,
         alpha: i32,
-    ) -> bool {
+    ) -> MovePruning {
         let depth = node.depth;
         let m = mv.m;
         if !mv.quiet || (mv.check && PRUNING_SPARES_CHECKS) {
-            return (!mv.check || !SEE_KEEPS_CHECKS)
+            let skip = (!mv.check || !SEE_KEEPS_CHECKS)
                 && depth <= SEE_DEPTH
                 && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth);
+            return MovePruning::skip_if(skip);
         }
         if let Some(per_depth) = HISTORY_PRUNING_PER_DEPTH
             && mv.order < KILLER_SCORE
             && mv.order < -per_depth * depth
         {
-            return true;
+            return MovePruning::Skip;
         }
         let mut lmr_depth = depth - 1 - reduction(depth, move_count);
         if let Some(div) = HISTORY_LMR_DEPTH_DIV
@@ -1521,18 +1566,21 @@ impl<'a> Worker<'a> {
         let lmr_depth = lmr_depth.max(0);
         let lmp_limit = (LMP_BASE + depth * depth) / (2 - i32::from(node.improving));
         if depth <= LMP_DEPTH && move_count as i32 > lmp_limit && mv.order < KILLER_SCORE {
-            return true;
+            return MovePruning::Skip;
         }
+        let futility = node.static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth;
         if !node.in_check
             && lmr_depth <= FUTILITY_DEPTH
-            && node.static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha
+            && futility <= alpha
             && mv.order < KILLER_SCORE
         {
-            return true;
+            return MovePruning::Futile(futility);
         }
-        lmr_depth <= SEE_DEPTH
-            && (!m.is_drop() || SEE_PRUNES_DROPS)
-            && !see_ge(pos, m, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth)
+        MovePruning::skip_if(
+            lmr_depth <= SEE_DEPTH
+                && (!m.is_drop() || SEE_PRUNES_DROPS)
+                && !see_ge(pos, m, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth),
+        )
     }
 
     /// Step 12: searches `child`, reached by move number `move_count`:
