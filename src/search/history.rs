@@ -61,6 +61,18 @@ pub fn gravity(entry: &mut i32, bonus: i32, limit: i32) {
 /// one table serves them all, keyed by the side to move now).
 pub const CONT_PLIES: [usize; 2] = [1, 2];
 
+/// Whether the continuation history keeps apart the earlier moves of the
+/// opponent (odd plies back) and our own (even plies back): piece slots
+/// carry no colour, so without it "their silver to 5e" one ply back and
+/// "our silver to 5e" two plies back share entries.
+pub const CONT_BY_MOVER: bool = false;
+/// Contexts of the continuation table: side to move (and mover, with
+/// [`CONT_BY_MOVER`]).
+const CONT_CONTEXTS: usize = if CONT_BY_MOVER { 4 } else { 2 };
+/// Whether the countermove table is kept per side to move (drops such as
+/// `G*5e` are the same move for both sides).
+pub const COUNTER_BY_SIDE: bool = false;
+
 /// The continuation-history keys of a node: one per entry of
 /// [`CONT_PLIES`] (`None` before the root or after a null move).
 pub type ContKeys = [Option<ContKey>; CONT_PLIES.len()];
@@ -69,7 +81,7 @@ pub type ContKeys = [Option<ContKey>; CONT_PLIES.len()];
 /// destination of this move).
 const CONT_BLOCK: usize = PIECE_SLOTS * SQUARE_COUNT;
 /// Entries of the whole continuation table.
-const CONT_SIZE: usize = 2 * PIECE_SLOTS * SQUARE_COUNT * CONT_BLOCK;
+const CONT_SIZE: usize = CONT_CONTEXTS * PIECE_SLOTS * SQUARE_COUNT * CONT_BLOCK;
 
 /// An earlier move of the search path as the continuation history sees it:
 /// the offset of its block in the table (side to move now, its piece slot,
@@ -78,14 +90,19 @@ const CONT_SIZE: usize = 2 * PIECE_SLOTS * SQUARE_COUNT * CONT_BLOCK;
 pub struct ContKey(usize);
 
 impl ContKey {
-    /// The key of the earlier move `prev` (piece slot `prev_slot`) for
-    /// moves of side `us` (index); `None` for a null move.
+    /// The key of the earlier move `prev` (piece slot `prev_slot`), `back`
+    /// plies before, for moves of side `us` (index); `None` for a null move.
     #[inline]
-    pub fn new(us: usize, prev_slot: usize, prev: Move) -> Option<ContKey> {
+    pub fn new(us: usize, back: usize, prev_slot: usize, prev: Move) -> Option<ContKey> {
         if prev.is_none() {
             return None;
         }
-        let block = (us * PIECE_SLOTS + prev_slot) * SQUARE_COUNT + prev.to().index();
+        let context = if CONT_BY_MOVER {
+            2 * us + (back & 1)
+        } else {
+            us
+        };
+        let block = (context * PIECE_SLOTS + prev_slot) * SQUARE_COUNT + prev.to().index();
         Some(ContKey(block * CONT_BLOCK))
     }
 
@@ -98,7 +115,7 @@ impl ContKey {
 /// The history tables of one thread.
 pub struct History {
     butterfly: Box<[[[i32; SQUARE_COUNT]; PIECE_SLOTS]; 2]>,
-    counter: Box<[[Move; SQUARE_COUNT]; PIECE_SLOTS]>,
+    counter: Box<[[[Move; SQUARE_COUNT]; PIECE_SLOTS]; 2]>,
     capture: Box<[[[i32; PieceType::COUNT]; SQUARE_COUNT]; PIECE_SLOTS]>,
     continuation: Box<[i16]>,
     /// The static evaluation's correction (not a move table, but kept and
@@ -116,7 +133,7 @@ impl Default for History {
     fn default() -> Self {
         History {
             butterfly: Box::new([[[0; SQUARE_COUNT]; PIECE_SLOTS]; 2]),
-            counter: Box::new([[Move::NONE; SQUARE_COUNT]; PIECE_SLOTS]),
+            counter: Box::new([[[Move::NONE; SQUARE_COUNT]; PIECE_SLOTS]; 2]),
             capture: Box::new([[[0; PieceType::COUNT]; SQUARE_COUNT]; PIECE_SLOTS]),
             continuation: vec![0; CONT_SIZE].into_boxed_slice(),
             correction: CorrectionHistory::default(),
@@ -179,21 +196,29 @@ impl History {
         );
     }
 
-    /// The quiet move that last refuted the move `prev` (piece `prev_slot`).
+    /// The quiet move of side `us` (index) that last refuted the move
+    /// `prev` (piece `prev_slot`).
     #[inline]
-    pub fn counter_move(&self, prev_slot: usize, prev: Move) -> Move {
+    pub fn counter_move(&self, us: usize, prev_slot: usize, prev: Move) -> Move {
         if prev.is_none() {
             Move::NONE
         } else {
-            self.counter[prev_slot][prev.to().index()]
+            self.counter[counter_side(us)][prev_slot][prev.to().index()]
         }
     }
 
-    /// Records `m` as the refutation of `prev`.
+    /// Records `m` (side `us`) as the refutation of `prev`.
     #[inline]
-    pub fn set_counter_move(&mut self, prev_slot: usize, prev: Move, m: Move) {
+    pub fn set_counter_move(&mut self, us: usize, prev_slot: usize, prev: Move, m: Move) {
         if !prev.is_none() {
-            self.counter[prev_slot][prev.to().index()] = m;
+            self.counter[counter_side(us)][prev_slot][prev.to().index()] = m;
         }
     }
+}
+
+/// The countermove table of side `us` (one for both without
+/// [`COUNTER_BY_SIDE`]).
+#[inline]
+fn counter_side(us: usize) -> usize {
+    if COUNTER_BY_SIDE { us } else { 0 }
 }

@@ -140,6 +140,12 @@ const LMR_DEEPER_SHALLOWER: Option<(i32, i32)> = None;
 /// value, a fail high is pulled towards beta by `1 / (depth + 1)`, and the
 /// quiescence search's stand pat above beta returns the mean of the two.
 pub(super) const FAIL_SOFT_DAMPING: bool = false;
+/// Whether the root's static evaluation is set (else it reads 0 for the
+/// `improving` of the nodes two plies down).
+const ROOT_STATIC_EVAL: bool = false;
+/// Whether the captures searched before a cutoff lose capture history
+/// (as the quiets lose butterfly and continuation history).
+const CAPTURE_MALUS: bool = false;
 /// Late-move reductions: `LMR_BASE + ln(depth) * ln(move) / LMR_DIVISOR`,
 /// less one per `LMR_HISTORY_DIV` of history.
 const LMR_BASE: f32 = 0.4;
@@ -507,28 +513,28 @@ struct LazyOrder {
     unscored: bool,
 }
 
-/// Most quiet moves of a node whose history a cutoff lowers.
-const MAX_QUIETS_TRIED: usize = 64;
+/// Most quiet moves (or captures) of a node whose history a cutoff lowers.
+const MAX_MOVES_TRIED: usize = 64;
 
-/// The quiet moves searched at a node before a cutoff (the first
-/// [`MAX_QUIETS_TRIED`]).
-struct QuietsTried {
-    moves: [Move; MAX_QUIETS_TRIED],
+/// The quiet moves (or the captures) searched at a node before a cutoff (the first
+/// [`MAX_MOVES_TRIED`]).
+struct MovesTried {
+    moves: [Move; MAX_MOVES_TRIED],
     len: usize,
 }
 
-impl Default for QuietsTried {
+impl Default for MovesTried {
     fn default() -> Self {
-        QuietsTried {
-            moves: [Move::NONE; MAX_QUIETS_TRIED],
+        MovesTried {
+            moves: [Move::NONE; MAX_MOVES_TRIED],
             len: 0,
         }
     }
 }
 
-impl QuietsTried {
+impl MovesTried {
     fn push(&mut self, m: Move) {
-        if self.len < MAX_QUIETS_TRIED {
+        if self.len < MAX_MOVES_TRIED {
             self.moves[self.len] = m;
             self.len += 1;
         }
@@ -876,7 +882,7 @@ impl<'a> Worker<'a> {
         let us = pos.side_to_move().index();
         CONT_PLIES.map(|back| {
             let s = self.stack[ply.checked_sub(back)?];
-            ContKey::new(us, s.current_slot, s.current)
+            ContKey::new(us, back, s.current_slot, s.current)
         })
     }
 
@@ -897,8 +903,12 @@ impl<'a> Worker<'a> {
         }
         if ply > 0 {
             let prev = self.stack[ply - 1];
-            self.history
-                .set_counter_move(prev.current_slot, prev.current, m);
+            self.history.set_counter_move(
+                pos.side_to_move().index(),
+                prev.current_slot,
+                prev.current,
+                m,
+            );
         }
         let us = pos.side_to_move().index();
         let cont = self.cont_keys(pos, ply);
@@ -1340,7 +1350,11 @@ impl<'a> Worker<'a> {
             killers: self.stack[ply].killers,
             counter: if ply > 0 {
                 let prev = self.stack[ply - 1];
-                self.history.counter_move(prev.current_slot, prev.current)
+                self.history.counter_move(
+                    pos.side_to_move().index(),
+                    prev.current_slot,
+                    prev.current,
+                )
             } else {
                 Move::NONE
             },
@@ -1380,7 +1394,8 @@ impl<'a> Worker<'a> {
         // Step 10. The move loop.
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
-        let mut quiets = QuietsTried::default();
+        let mut quiets = MovesTried::default();
+        let mut captures = MovesTried::default();
         let mut move_count = 0;
         let mut i = 0;
         while i < n {
@@ -1451,13 +1466,16 @@ impl<'a> Worker<'a> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
-                        self.update_cutoff_stats(pos, ply, m, node.depth, quiets.as_slice());
+                        let tried = (quiets.as_slice(), captures.as_slice());
+                        self.update_cutoff_stats(pos, ply, m, node.depth, tried);
                         break;
                     }
                 }
             }
             if mv.quiet {
                 quiets.push(m);
+            } else if CAPTURE_MALUS && captured(pos, m).is_some() {
+                captures.push(m);
             }
         }
         debug_assert!(move_count > 0 || !self.stack[ply].excluded.is_none());
@@ -1731,13 +1749,24 @@ impl<'a> Worker<'a> {
         ply: usize,
         m: Move,
         depth: i32,
-        quiets: &[Move],
+        (quiets, captures): (&[Move], &[Move]),
     ) {
+        let b = bonus(depth);
         if let Some(victim) = captured(pos, m) {
             self.history
-                .update_capture(piece_slot(pos, m), m, victim, bonus(depth));
+                .update_capture(piece_slot(pos, m), m, victim, b);
         } else if !m.is_promotion() {
             self.update_quiet_stats(pos, ply, m, depth, quiets);
+        }
+        if CAPTURE_MALUS {
+            for &c in captures {
+                if c != m
+                    && let Some(victim) = captured(pos, c)
+                {
+                    self.history
+                        .update_capture(piece_slot(pos, c), c, victim, -b);
+                }
+            }
         }
     }
 
@@ -1988,6 +2017,14 @@ impl<'a> Worker<'a> {
         self.kind = pos.kind();
         self.report = report;
         self.stack[0].eval = self.sh.eval.root(pos, &mut self.accs[0]);
+        if ROOT_STATIC_EVAL {
+            // The nodes two plies down compare with it (`improving`).
+            self.stack[0].static_eval = if pos.in_check() {
+                -INFINITE
+            } else {
+                self.corrected_value(pos, 0)
+            };
+        }
         self.order_root(pos);
         let multi_pv = report
             .map_or(1, |r| r.multi_pv)
