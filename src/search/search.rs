@@ -1474,7 +1474,7 @@ impl<'a> Worker<'a> {
             }
             if mv.quiet {
                 quiets.push(m);
-            } else if CAPTURE_MALUS && captured(pos, m).is_some() {
+            } else if CAPTURE_MALUS && capture {
                 captures.push(m);
             }
         }
