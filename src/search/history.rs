@@ -1,7 +1,8 @@
 //! History tables of one search thread: how often a move caused a cutoff.
 //!
 //! - butterfly: by side to move, moved piece (or dropped piece) and
-//!   destination; orders the quiet moves;
+//!   destination, or with [`BUTTERFLY_FROM_TO`] by origin square (or
+//!   dropped piece) and destination; orders the quiet moves;
 //! - countermove: the quiet move that last refuted a given move (by its
 //!   moved piece and destination);
 //! - capture history: by moving piece, destination and victim type;
@@ -54,6 +55,30 @@ fn apply(entry: &mut i32, bonus: i32) {
 #[inline]
 pub fn gravity(entry: &mut i32, bonus: i32, limit: i32) {
     *entry += bonus - *entry * bonus.abs() / limit;
+}
+
+/// Whether the butterfly table is keyed by the move's origin square (a
+/// drop by its piece type) and destination, as in Stockfish and
+/// YaneuraOu, rather than by the moving piece's type and destination.
+pub const BUTTERFLY_FROM_TO: bool = false;
+/// Origin slots of the butterfly table: 0..SQUARE_COUNT for board moves,
+/// SQUARE_COUNT + piece type for drops (or the piece slots).
+const FROM_SLOTS: usize = if BUTTERFLY_FROM_TO {
+    SQUARE_COUNT + PieceType::COUNT
+} else {
+    PIECE_SLOTS
+};
+
+/// The butterfly table's origin slot of `m` (piece slot `slot`).
+#[inline]
+fn from_slot(slot: usize, m: Move) -> usize {
+    if !BUTTERFLY_FROM_TO {
+        slot
+    } else if m.is_drop() {
+        SQUARE_COUNT + m.dropped().index()
+    } else {
+        m.from().index()
+    }
 }
 
 /// The earlier moves of the path whose continuation history a quiet move
@@ -114,7 +139,7 @@ impl ContKey {
 
 /// The history tables of one thread.
 pub struct History {
-    butterfly: Box<[[[i32; SQUARE_COUNT]; PIECE_SLOTS]; 2]>,
+    butterfly: Box<[[[i32; SQUARE_COUNT]; FROM_SLOTS]; 2]>,
     counter: Box<[[[Move; SQUARE_COUNT]; PIECE_SLOTS]; 2]>,
     capture: Box<[[[i32; PieceType::COUNT]; SQUARE_COUNT]; PIECE_SLOTS]>,
     continuation: Box<[i16]>,
@@ -132,7 +157,7 @@ impl std::fmt::Debug for History {
 impl Default for History {
     fn default() -> Self {
         History {
-            butterfly: Box::new([[[0; SQUARE_COUNT]; PIECE_SLOTS]; 2]),
+            butterfly: Box::new([[[0; SQUARE_COUNT]; FROM_SLOTS]; 2]),
             counter: Box::new([[[Move::NONE; SQUARE_COUNT]; PIECE_SLOTS]; 2]),
             capture: Box::new([[[0; PieceType::COUNT]; SQUARE_COUNT]; PIECE_SLOTS]),
             continuation: vec![0; CONT_SIZE].into_boxed_slice(),
@@ -145,13 +170,16 @@ impl History {
     /// The butterfly score of quiet move `m` for side `us` (index).
     #[inline]
     pub fn quiet(&self, us: usize, slot: usize, m: Move) -> i32 {
-        self.butterfly[us][slot][m.to().index()]
+        self.butterfly[us][from_slot(slot, m)][m.to().index()]
     }
 
     /// Rewards (`bonus` > 0) or punishes a quiet move.
     #[inline]
     pub fn update_quiet(&mut self, us: usize, slot: usize, m: Move, bonus: i32) {
-        apply(&mut self.butterfly[us][slot][m.to().index()], bonus);
+        apply(
+            &mut self.butterfly[us][from_slot(slot, m)][m.to().index()],
+            bonus,
+        );
     }
 
     /// The continuation score of quiet move `m` (piece `slot`) after the

@@ -436,11 +436,15 @@ fn quiet_score(pos: &Position, m: Move, hints: &OrderHints, history: &History, u
     refutation_score(m, hints).unwrap_or_else(|| history_score(pos, m, hints, history, us))
 }
 
+/// Weight of the butterfly score against each continuation score in the
+/// ordering of quiets (Stockfish: 2).
+const BUTTERFLY_WEIGHT: i32 = 1;
+
 /// The history score of a quiet move: butterfly plus continuation.
 #[inline]
 fn history_score(pos: &Position, m: Move, hints: &OrderHints, history: &History, us: usize) -> i32 {
     let slot = piece_slot(pos, m);
-    history.quiet(us, slot, m) + history.continuation(&hints.cont, slot, m)
+    BUTTERFLY_WEIGHT * history.quiet(us, slot, m) + history.continuation(&hints.cont, slot, m)
 }
 
 /// Adds to `list` the legal promotions without capture of the side to

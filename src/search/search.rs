@@ -46,6 +46,12 @@ const PROGRESS_INTERVAL: u64 = 1000;
 
 // ---- margins and reductions (every number the node search uses) ----------
 
+/// Percent of a cutoff's history bonus that a node failing low without a
+/// best move gives the opponent's quiet move that led to it (0: off).
+const PRIOR_MOVE_BONUS_PERCENT: i32 = 0;
+/// Whether a best move that raised alpha without a cutoff (an exact score)
+/// updates the move-ordering statistics as a cutoff does (Stockfish).
+const STATS_ON_EXACT: bool = false;
 /// First iteration searched with an aspiration window.
 const ASPIRATION_MIN_DEPTH: u32 = 5;
 /// The iteration after which the root mate probe looks for our mate.
@@ -479,6 +485,8 @@ pub struct Stack {
     pub current: Move,
     /// Piece slot of `current` (see [`piece_slot`]).
     pub current_slot: usize,
+    /// Whether `current` is a quiet move (no capture, no promotion).
+    pub current_quiet: bool,
     /// Two quiet moves that caused cutoffs at this ply.
     pub killers: [Move; 2],
     /// Whether a null move led here (no second null move in a row).
@@ -497,6 +505,7 @@ impl Default for Stack {
             static_eval: 0,
             current: Move::NONE,
             current_slot: 0,
+            current_quiet: false,
             killers: [Move::NONE; 2],
             after_null: false,
             excluded: Move::NONE,
@@ -870,6 +879,7 @@ impl<'a> Worker<'a> {
         let s = &mut self.stack[ply];
         s.current = m;
         s.current_slot = piece_slot(pos, m);
+        s.current_quiet = !m.is_promotion() && captured(pos, m).is_none();
         let next = &mut self.stack[ply + 1];
         next.eval = eval;
         next.after_null = false;
@@ -879,7 +889,11 @@ impl<'a> Worker<'a> {
     /// The continuation-history keys of the moves [`CONT_PLIES`] plies
     /// before the node at `ply` (none before the root).
     pub(super) fn cont_keys(&self, pos: &Position, ply: usize) -> ContKeys {
-        let us = pos.side_to_move().index();
+        self.cont_keys_of(pos.side_to_move().index(), ply)
+    }
+
+    /// [`cont_keys`](Self::cont_keys) for side `us` (index) to move at `ply`.
+    fn cont_keys_of(&self, us: usize, ply: usize) -> ContKeys {
         CONT_PLIES.map(|back| {
             let s = self.stack[ply.checked_sub(back)?];
             ContKey::new(us, back, s.current_slot, s.current)
@@ -923,6 +937,26 @@ impl<'a> Worker<'a> {
                 self.history.update_continuation(&cont, slot, q, -b);
             }
         }
+    }
+
+    /// A node that failed low without a best move: the opponent's quiet
+    /// move that led to it was a good one, and its history gains (Stockfish's
+    /// bonus for the prior countermove).
+    fn reward_prior_move(&mut self, pos: &Position, ply: usize, depth: i32) {
+        let Some(parent) = ply.checked_sub(1) else {
+            return;
+        };
+        let prev = self.stack[parent];
+        if prev.current.is_none() || !prev.current_quiet {
+            return;
+        }
+        let them = pos.side_to_move().flip().index();
+        let cont = self.cont_keys_of(them, parent);
+        let b = bonus(depth) * PRIOR_MOVE_BONUS_PERCENT / 100;
+        self.history
+            .update_quiet(them, prev.current_slot, prev.current, b);
+        self.history
+            .update_continuation(&cont, prev.current_slot, prev.current, b);
     }
 
     #[inline]
@@ -1073,6 +1107,9 @@ impl<'a> Worker<'a> {
         let bound = Bound::of(best, alpha, beta);
         if singular_search {
             return best;
+        }
+        if PRIOR_MOVE_BONUS_PERCENT > 0 && bound == Bound::Upper {
+            self.reward_prior_move(pos, ply, node.depth);
         }
         if CORRECTION_HISTORY && !in_check {
             let eval = node.corrected_eval;
@@ -1479,6 +1516,10 @@ impl<'a> Worker<'a> {
             }
         }
         debug_assert!(move_count > 0 || !self.stack[ply].excluded.is_none());
+        if STATS_ON_EXACT && !best_move.is_none() && best < beta {
+            let tried = (quiets.as_slice(), captures.as_slice());
+            self.update_cutoff_stats(pos, ply, best_move, node.depth, tried);
+        }
         Some((best, best_move))
     }
 
