@@ -3,14 +3,15 @@
 #   tools/build_variant.sh NAME FILE 'sed-expression' [FILE 'sed-expression']...
 # e.g. tools/build_variant.sh nmpcut src/search/search.rs \
 #        's/^const NMP_CUT_NODES_ONLY: bool = false;/const NMP_CUT_NODES_ONLY: bool = true;/'
-# The binary lands in target/bins/NAME; the source copy and the build live
-# in target/variant (ignored). Each expression must change its file; with
+# The binary lands in target/bins/NAME; the source copy (one per NAME, so
+# that two builds can run at once) and the build live in target/variant
+# (ignored). Each expression must change its file; with
 # none, HEAD itself is built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name=$1
 shift
-src=target/variant/src-tree
+src=target/variant/src-$name
 rm -rf "$src"
 mkdir -p "$src" target/bins
 git archive HEAD | tar -x -C "$src"

@@ -49,6 +49,9 @@ const PROGRESS_INTERVAL: u64 = 1000;
 /// Percent of a cutoff's history bonus that a node failing low without a
 /// best move gives the opponent's quiet move that led to it (0: off).
 const PRIOR_MOVE_BONUS_PERCENT: i32 = 0;
+/// Whether a TT cutoff by a quiet TT move updates the move-ordering
+/// statistics as a cutoff does (Stockfish).
+const TT_CUT_STATS: bool = false;
 /// Whether a best move that raised alpha without a cutoff (an exact score)
 /// updates the move-ordering statistics as a cutoff does (Stockfish).
 const STATS_ON_EXACT: bool = false;
@@ -939,6 +942,14 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// A TT cutoff by a quiet move: the move gains as if it had cut here.
+    fn reward_tt_move(&mut self, pos: &Position, ply: usize, m: Move, depth: i32) {
+        if !m.is_none() && !m.is_promotion() && is_legal_fast(pos, m) && captured(pos, m).is_none()
+        {
+            self.update_quiet_stats(pos, ply, m, depth, &[]);
+        }
+    }
+
     /// A node that failed low without a best move: the opponent's quiet
     /// move that led to it was a good one, and its history gains (Stockfish's
     /// bonus for the prior countermove).
@@ -1019,6 +1030,9 @@ impl<'a> Worker<'a> {
         if let Some(e) = self.sh.tt.probe(key).filter(|_| !singular_search) {
             let s = score_from_tt(e.score, ply);
             if kind != NodeKind::Pv && e.depth >= depth && e.bound.cuts(s, alpha, beta) {
+                if TT_CUT_STATS && s >= beta {
+                    self.reward_tt_move(pos, ply, e.mv, depth);
+                }
                 return s;
             }
             tt = TtHint {
