@@ -1,17 +1,25 @@
 //! Correction history: how far the search's results have landed from the
-//! static evaluation, by side to move and pawn structure. The static
-//! evaluation of a node is corrected by the running offset of its
-//! structure, so a crude evaluation (material only, above all) learns
-//! during the game what its terms miss in the positions at hand.
+//! static evaluation, by side to move and parts of the position. The static
+//! evaluation of a node is corrected by the running offsets of its parts,
+//! so a crude evaluation (material only, above all) learns during the game
+//! what its terms miss in the positions at hand.
+//!
+//! The parts (as in Stockfish and YaneuraOu): both sides' pawns; with
+//! [`PARTIAL_TABLES`] also the minor pieces of both sides (lances, knights,
+//! silvers, golds and their promoted forms, pawns promoted included) and
+//! each side's pieces other than pawns. Their keys are kept along the
+//! search path by [`PartialKeys`].
 //!
 //! Entries are in 1/[`GRAIN`] centipawns, kept in `-LIMIT..=LIMIT` by the
 //! gravity rule of the other history tables; a node's result updates its
-//! entry by the difference between the search score and the corrected
+//! entries by the difference between the search score and the corrected
 //! evaluation, weighted by depth.
 
 use super::history::gravity;
+use crate::moves::Move;
 use crate::position::Position;
-use crate::types::{Color, PieceType};
+use crate::types::{Color, Piece, PieceType, Square};
+use crate::zobrist::board_key;
 
 /// Entries per side to move.
 const ENTRIES: usize = 1 << 14;
@@ -23,16 +31,100 @@ const LIMIT: i32 = 256 * GRAIN;
 const MAX_UPDATE_DIV: i32 = 4;
 /// The update is the score difference times depth over this.
 const DEPTH_DIV: i32 = 8;
+/// Whether the minor-piece and the two non-pawn tables are used beside the
+/// pawn table.
+pub const PARTIAL_TABLES: bool = false;
+/// Weights of the tables in the correction, in 1/128 (YaneuraOu's
+/// proportions: pawns 1, minor pieces 0.71, each side's other pieces 1.02).
+const PAWN_WEIGHT: i32 = 128;
+const MINOR_WEIGHT: i32 = 91;
+const NON_PAWN_WEIGHT: i32 = 130;
+/// Update scales of the tables, in 1/128 (YaneuraOu's).
+const MINOR_UPDATE: i32 = 153;
+const NON_PAWN_UPDATE: i32 = 187;
 
-/// The correction table of one search thread.
+/// Keys of the parts of a position that the correction tables follow
+/// besides the pawns: its minor pieces, and each side's pieces other than
+/// pawns (on the board; hands are left out).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PartialKeys {
+    minor: u64,
+    non_pawn: [u64; 2],
+}
+
+/// Whether pieces of type `pt` count as minor pieces.
+#[inline]
+fn is_minor(pt: PieceType) -> bool {
+    !matches!(
+        pt,
+        PieceType::PAWN | PieceType::BISHOP | PieceType::ROOK | PieceType::KING
+    ) && pt != PieceType::HORSE
+        && pt != PieceType::DRAGON
+}
+
+impl PartialKeys {
+    /// The keys of `pos`, from its board.
+    pub fn of(pos: &Position) -> PartialKeys {
+        let mut keys = PartialKeys::default();
+        for sq in Square::all() {
+            keys.toggle(sq, pos.piece_on(sq));
+        }
+        keys
+    }
+
+    /// The keys after `m` is played in `pos` (whose keys these are).
+    #[inline]
+    pub fn after(mut self, pos: &Position, m: Move) -> PartialKeys {
+        let us = pos.side_to_move();
+        let to = m.to();
+        if m.is_drop() {
+            self.toggle(to, Piece::new(us, m.dropped()));
+            return self;
+        }
+        let from = m.from();
+        let piece = pos.piece_on(from);
+        self.toggle(from, piece);
+        self.toggle(to, pos.piece_on(to));
+        let moved = if m.is_promotion() {
+            Piece::new(us, piece.piece_type().promoted())
+        } else {
+            piece
+        };
+        self.toggle(to, moved);
+        self
+    }
+
+    /// Adds or removes `piece` on `sq` (nothing for no piece or a pawn).
+    #[inline]
+    fn toggle(&mut self, sq: Square, piece: Piece) {
+        if piece.is_none() || piece.piece_type() == PieceType::PAWN {
+            return;
+        }
+        let k = board_key(sq, piece);
+        self.non_pawn[piece.color().index()] ^= k;
+        if is_minor(piece.piece_type()) {
+            self.minor ^= k;
+        }
+    }
+}
+
+/// The correction tables of one search thread.
 pub struct CorrectionHistory {
     table: Box<[i32]>,
+    minor: Box<[i32]>,
+    non_pawn: [Box<[i32]>; 2],
 }
 
 impl Default for CorrectionHistory {
     fn default() -> Self {
+        let partial = if PARTIAL_TABLES { 2 * ENTRIES } else { 0 };
         CorrectionHistory {
             table: vec![0; 2 * ENTRIES].into_boxed_slice(),
+            minor: vec![0; partial].into_boxed_slice(),
+            non_pawn: [
+                vec![0; partial].into_boxed_slice(),
+                vec![0; partial].into_boxed_slice(),
+            ],
         }
     }
 }
@@ -46,25 +138,46 @@ fn index(pos: &Position) -> usize {
     };
     let h = fold(Color::Sente).wrapping_mul(0x9E37_79B9_7F4A_7C15)
         ^ fold(Color::Gote).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    slot(pos, h)
+}
+
+/// The table index of key `h` (already a hash) for `pos`'s side to move.
+#[inline]
+fn slot(pos: &Position, h: u64) -> usize {
     let slot = (h >> (64 - ENTRIES.trailing_zeros())) as usize;
     pos.side_to_move().index() * ENTRIES + slot
 }
 
 impl CorrectionHistory {
     /// The correction to add to the static evaluation of `pos` (side to
-    /// move's view, centipawns).
+    /// move's view, centipawns); `keys` are its partial keys.
     #[inline]
-    pub fn value(&self, pos: &Position) -> i32 {
-        self.table[index(pos)] / GRAIN
+    pub fn value(&self, pos: &Position, keys: &PartialKeys) -> i32 {
+        let pawn = self.table[index(pos)];
+        if !PARTIAL_TABLES {
+            return pawn / GRAIN;
+        }
+        let minor = self.minor[slot(pos, keys.minor)];
+        let non_pawn = self.non_pawn[0][slot(pos, keys.non_pawn[0])]
+            + self.non_pawn[1][slot(pos, keys.non_pawn[1])];
+        (PAWN_WEIGHT * pawn + MINOR_WEIGHT * minor + NON_PAWN_WEIGHT * non_pawn) / (128 * GRAIN)
     }
 
-    /// Records that a search of `pos` to `depth` scored `diff` centipawns
-    /// above its corrected static evaluation.
+    /// Records that a search of `pos` (partial keys `keys`) to `depth`
+    /// scored `diff` centipawns above its corrected static evaluation.
     #[inline]
-    pub fn update(&mut self, pos: &Position, diff: i32, depth: i32) {
+    pub fn update(&mut self, pos: &Position, keys: &PartialKeys, diff: i32, depth: i32) {
         let bonus = (diff * GRAIN * depth / DEPTH_DIV)
             .clamp(-LIMIT / MAX_UPDATE_DIV, LIMIT / MAX_UPDATE_DIV);
         gravity(&mut self.table[index(pos)], bonus, LIMIT);
+        if PARTIAL_TABLES {
+            let minor = bonus * MINOR_UPDATE / 128;
+            gravity(&mut self.minor[slot(pos, keys.minor)], minor, LIMIT);
+            let non_pawn = bonus * NON_PAWN_UPDATE / 128;
+            for (c, key) in keys.non_pawn.iter().enumerate() {
+                gravity(&mut self.non_pawn[c][slot(pos, *key)], non_pawn, LIMIT);
+            }
+        }
     }
 }
 
@@ -76,19 +189,54 @@ mod tests {
     #[test]
     fn learns_a_steady_offset_and_stays_bounded() {
         let pos = parse_sfen(crate::search::BENCH_POSITIONS[0]).unwrap();
+        let keys = PartialKeys::of(&pos);
         let mut c = CorrectionHistory::default();
-        assert_eq!(c.value(&pos), 0);
+        assert_eq!(c.value(&pos, &keys), 0);
         for _ in 0..200 {
-            let diff = 80 - c.value(&pos);
-            c.update(&pos, diff, 8);
+            let diff = 80 - c.value(&pos, &keys);
+            c.update(&pos, &keys, diff, 8);
         }
-        assert!((70..=90).contains(&c.value(&pos)), "{}", c.value(&pos));
+        assert!(
+            (70..=90).contains(&c.value(&pos, &keys)),
+            "{}",
+            c.value(&pos, &keys)
+        );
         for _ in 0..200 {
-            c.update(&pos, 10_000, 20);
+            c.update(&pos, &keys, 10_000, 20);
         }
-        assert!(c.value(&pos) <= LIMIT / GRAIN);
+        assert!(c.value(&pos, &keys) <= LIMIT / GRAIN);
         // The other side to move has its own entry.
         let other = parse_sfen(crate::search::BENCH_POSITIONS[1]).unwrap();
-        assert_eq!(c.value(&other), 0);
+        assert_eq!(c.value(&other, &PartialKeys::of(&other)), 0);
+    }
+}
+
+#[cfg(test)]
+mod partial_key_tests {
+    use super::*;
+    use crate::movegen::legal_moves;
+    use crate::moves::MoveList;
+    use crate::sfen::parse_sfen;
+
+    /// The keys kept move by move equal the keys computed from the board.
+    #[test]
+    fn incremental_keys_match_the_board() {
+        for sfen in crate::search::BENCH_POSITIONS {
+            let mut pos = parse_sfen(sfen).unwrap();
+            let mut keys = PartialKeys::of(&pos);
+            for step in 0..40 {
+                let mut list = MoveList::new();
+                legal_moves(&pos, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                // A fixed walk through the move lists (captures and drops
+                // come up as well as quiet moves).
+                let m = list.as_slice()[(step * 7 + 3) % list.len()];
+                keys = keys.after(&pos, m);
+                pos = pos.play(m);
+                assert_eq!(keys, PartialKeys::of(&pos), "{sfen} after {m}");
+            }
+        }
     }
 }

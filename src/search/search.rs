@@ -11,6 +11,7 @@
 //! path-dependent mate scores are never stored in the table.
 
 use super::candidates::CandidateParams;
+use super::correction::{PARTIAL_TABLES, PartialKeys};
 use super::history::{CONT_PLIES, ContKey, ContKeys, History, bonus, piece_slot};
 use super::mate_probe::{MateProbe, PROBE_MIN_NODES, PROBE_POLL_INTERVAL};
 use super::movepick::{
@@ -490,6 +491,9 @@ pub struct Stack {
     pub current_slot: usize,
     /// Whether `current` is a quiet move (no capture, no promotion).
     pub current_quiet: bool,
+    /// The node's keys for the correction history's partial tables (kept
+    /// only with [`PARTIAL_TABLES`]).
+    pub partial: PartialKeys,
     /// Two quiet moves that caused cutoffs at this ply.
     pub killers: [Move; 2],
     /// Whether a null move led here (no second null move in a row).
@@ -509,6 +513,7 @@ impl Default for Stack {
             current: Move::NONE,
             current_slot: 0,
             current_quiet: false,
+            partial: PartialKeys::default(),
             killers: [Move::NONE; 2],
             after_null: false,
             excluded: Move::NONE,
@@ -743,7 +748,7 @@ impl<'a> Worker<'a> {
         if !CORRECTION_HISTORY {
             return self.static_value(ply);
         }
-        (self.static_value(ply) + self.history.correction.value(pos))
+        (self.static_value(ply) + self.history.correction.value(pos, &self.stack[ply].partial))
             .clamp(-MAX_STATIC_EVAL, MAX_STATIC_EVAL)
     }
 
@@ -883,7 +888,13 @@ impl<'a> Worker<'a> {
         s.current = m;
         s.current_slot = piece_slot(pos, m);
         s.current_quiet = !m.is_promotion() && captured(pos, m).is_none();
+        let partial = if PARTIAL_TABLES {
+            s.partial.after(pos, m)
+        } else {
+            s.partial
+        };
         let next = &mut self.stack[ply + 1];
+        next.partial = partial;
         next.eval = eval;
         next.after_null = false;
         child
@@ -1127,7 +1138,7 @@ impl<'a> Worker<'a> {
         }
         if CORRECTION_HISTORY && !in_check {
             let eval = node.corrected_eval;
-            self.update_correction(pos, best, best_move, eval, bound, node.depth);
+            self.update_correction(pos, ply, best, best_move, (eval, bound), node.depth);
         }
         if self.path_mates == path_mates || best.abs() < MATE_BOUND {
             // A fail low below a PV node keeps the mark (Stockfish's rule).
@@ -1777,10 +1788,10 @@ impl<'a> Worker<'a> {
     fn update_correction(
         &mut self,
         pos: &Position,
+        ply: usize,
         best: i32,
         best_move: Move,
-        eval: i32,
-        bound: Bound,
+        (eval, bound): (i32, Bound),
         depth: i32,
     ) {
         if best.abs() >= MATE_BOUND || (!best_move.is_none() && captured(pos, best_move).is_some())
@@ -1793,7 +1804,10 @@ impl<'a> Worker<'a> {
             Bound::Upper => best < eval,
         };
         if informative {
-            self.history.correction.update(pos, best - eval, depth);
+            let keys = self.stack[ply].partial;
+            self.history
+                .correction
+                .update(pos, &keys, best - eval, depth);
         }
     }
 
@@ -1862,6 +1876,7 @@ impl<'a> Worker<'a> {
             .eval
             .null(self.stack[ply].eval, &self.accs[ply], &child);
         self.stack[ply + 1].after_null = true;
+        self.stack[ply + 1].partial = self.stack[ply].partial;
         let v = -self.search(
             &child,
             -beta,
@@ -2072,6 +2087,7 @@ impl<'a> Worker<'a> {
         self.kind = pos.kind();
         self.report = report;
         self.stack[0].eval = self.sh.eval.root(pos, &mut self.accs[0]);
+        self.stack[0].partial = PartialKeys::of(pos);
         if ROOT_STATIC_EVAL {
             // The nodes two plies down compare with it (`improving`).
             self.stack[0].static_eval = if pos.in_check() {
