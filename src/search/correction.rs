@@ -42,6 +42,47 @@ const NON_PAWN_WEIGHT: i32 = 130;
 /// Update scales of the tables, in 1/128 (YaneuraOu's).
 const MINOR_UPDATE: i32 = 153;
 const NON_PAWN_UPDATE: i32 = 187;
+/// Whether the continuation table is used: keyed by the last move (its
+/// piece and destination) together with our move two or four plies back,
+/// as YaneuraOu's continuation correction history.
+pub const CONT_CORRECTION: bool = false;
+/// Entries of the continuation table (hashed keys).
+const CONT_ENTRIES: usize = 1 << 18;
+/// Weight of the continuation table in the correction, in 1/128.
+const CONT_WEIGHT: i32 = 84;
+/// Update scales of the continuation table for the moves two and four
+/// plies back, in 1/128.
+const CONT_UPDATE: [i32; 2] = [126, 63];
+
+/// A key of the continuation table: the earlier move (piece slot,
+/// destination) two or four plies back and the last move, for the side to
+/// move now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContCorrectionKey(usize);
+
+impl ContCorrectionKey {
+    /// The key of the earlier move (`earlier_slot`, `earlier_to`) `back`
+    /// plies before and the last move (`last_slot`, `last_to`), for side
+    /// `us` (index) to move.
+    #[inline]
+    pub fn new(
+        us: usize,
+        back: usize,
+        (earlier_slot, earlier_to): (usize, Square),
+        (last_slot, last_to): (usize, Square),
+    ) -> ContCorrectionKey {
+        let raw = ((((us * 8 + back) * 32 + earlier_slot) * 128 + earlier_to.index()) * 32
+            + last_slot)
+            * 128
+            + last_to.index();
+        let h = (raw as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        ContCorrectionKey((h >> (64 - CONT_ENTRIES.trailing_zeros())) as usize)
+    }
+}
+
+/// The continuation keys of a node: two and four plies back (`None` where
+/// a move is missing: near the root or after a null move).
+pub type ContCorrectionKeys = [Option<ContCorrectionKey>; 2];
 
 /// Keys of the parts of a position that the correction tables follow
 /// besides the pawns: its minor pieces, and each side's pieces other than
@@ -113,6 +154,7 @@ pub struct CorrectionHistory {
     table: Box<[i32]>,
     minor: Box<[i32]>,
     non_pawn: [Box<[i32]>; 2],
+    cont: Box<[i32]>,
 }
 
 impl Default for CorrectionHistory {
@@ -125,6 +167,7 @@ impl Default for CorrectionHistory {
                 vec![0; partial].into_boxed_slice(),
                 vec![0; partial].into_boxed_slice(),
             ],
+            cont: vec![0; if CONT_CORRECTION { CONT_ENTRIES } else { 0 }].into_boxed_slice(),
         }
     }
 }
@@ -152,21 +195,35 @@ impl CorrectionHistory {
     /// The correction to add to the static evaluation of `pos` (side to
     /// move's view, centipawns); `keys` are its partial keys.
     #[inline]
-    pub fn value(&self, pos: &Position, keys: &PartialKeys) -> i32 {
+    pub fn value(&self, pos: &Position, keys: &PartialKeys, cont: &ContCorrectionKeys) -> i32 {
         let pawn = self.table[index(pos)];
-        if !PARTIAL_TABLES {
+        if !PARTIAL_TABLES && !CONT_CORRECTION {
             return pawn / GRAIN;
         }
-        let minor = self.minor[slot(pos, keys.minor)];
-        let non_pawn = self.non_pawn[0][slot(pos, keys.non_pawn[0])]
-            + self.non_pawn[1][slot(pos, keys.non_pawn[1])];
-        (PAWN_WEIGHT * pawn + MINOR_WEIGHT * minor + NON_PAWN_WEIGHT * non_pawn) / (128 * GRAIN)
+        let mut sum = PAWN_WEIGHT * pawn;
+        if PARTIAL_TABLES {
+            let minor = self.minor[slot(pos, keys.minor)];
+            let non_pawn = self.non_pawn[0][slot(pos, keys.non_pawn[0])]
+                + self.non_pawn[1][slot(pos, keys.non_pawn[1])];
+            sum += MINOR_WEIGHT * minor + NON_PAWN_WEIGHT * non_pawn;
+        }
+        if CONT_CORRECTION {
+            let c: i32 = cont.iter().flatten().map(|k| self.cont[k.0]).sum();
+            sum += CONT_WEIGHT * c;
+        }
+        sum / (128 * GRAIN)
     }
 
     /// Records that a search of `pos` (partial keys `keys`) to `depth`
     /// scored `diff` centipawns above its corrected static evaluation.
     #[inline]
-    pub fn update(&mut self, pos: &Position, keys: &PartialKeys, diff: i32, depth: i32) {
+    pub fn update(
+        &mut self,
+        pos: &Position,
+        (keys, cont): (&PartialKeys, &ContCorrectionKeys),
+        diff: i32,
+        depth: i32,
+    ) {
         let bonus = (diff * GRAIN * depth / DEPTH_DIV)
             .clamp(-LIMIT / MAX_UPDATE_DIV, LIMIT / MAX_UPDATE_DIV);
         gravity(&mut self.table[index(pos)], bonus, LIMIT);
@@ -176,6 +233,13 @@ impl CorrectionHistory {
             let non_pawn = bonus * NON_PAWN_UPDATE / 128;
             for (c, key) in keys.non_pawn.iter().enumerate() {
                 gravity(&mut self.non_pawn[c][slot(pos, *key)], non_pawn, LIMIT);
+            }
+        }
+        if CONT_CORRECTION {
+            for (k, scale) in cont.iter().zip(CONT_UPDATE) {
+                if let Some(k) = k {
+                    gravity(&mut self.cont[k.0], bonus * scale / 128, LIMIT);
+                }
             }
         }
     }
@@ -191,23 +255,23 @@ mod tests {
         let pos = parse_sfen(crate::search::BENCH_POSITIONS[0]).unwrap();
         let keys = PartialKeys::of(&pos);
         let mut c = CorrectionHistory::default();
-        assert_eq!(c.value(&pos, &keys), 0);
+        assert_eq!(c.value(&pos, &keys, &[None; 2]), 0);
         for _ in 0..200 {
-            let diff = 80 - c.value(&pos, &keys);
-            c.update(&pos, &keys, diff, 8);
+            let diff = 80 - c.value(&pos, &keys, &[None; 2]);
+            c.update(&pos, (&keys, &[None; 2]), diff, 8);
         }
         assert!(
-            (70..=90).contains(&c.value(&pos, &keys)),
+            (70..=90).contains(&c.value(&pos, &keys, &[None; 2])),
             "{}",
-            c.value(&pos, &keys)
+            c.value(&pos, &keys, &[None; 2])
         );
         for _ in 0..200 {
-            c.update(&pos, &keys, 10_000, 20);
+            c.update(&pos, (&keys, &[None; 2]), 10_000, 20);
         }
-        assert!(c.value(&pos, &keys) <= LIMIT / GRAIN);
+        assert!(c.value(&pos, &keys, &[None; 2]) <= LIMIT / GRAIN);
         // The other side to move has its own entry.
         let other = parse_sfen(crate::search::BENCH_POSITIONS[1]).unwrap();
-        assert_eq!(c.value(&other, &PartialKeys::of(&other)), 0);
+        assert_eq!(c.value(&other, &PartialKeys::of(&other), &[None; 2]), 0);
     }
 }
 

@@ -11,7 +11,9 @@
 //! path-dependent mate scores are never stored in the table.
 
 use super::candidates::CandidateParams;
-use super::correction::{PARTIAL_TABLES, PartialKeys};
+use super::correction::{
+    CONT_CORRECTION, ContCorrectionKey, ContCorrectionKeys, PARTIAL_TABLES, PartialKeys,
+};
 use super::history::{CONT_PLIES, ContKey, ContKeys, History, bonus, piece_slot};
 use super::mate_probe::{MateProbe, PROBE_MIN_NODES, PROBE_POLL_INTERVAL};
 use super::movepick::{
@@ -748,8 +750,13 @@ impl<'a> Worker<'a> {
         if !CORRECTION_HISTORY {
             return self.static_value(ply);
         }
-        (self.static_value(ply) + self.history.correction.value(pos, &self.stack[ply].partial))
-            .clamp(-MAX_STATIC_EVAL, MAX_STATIC_EVAL)
+        (self.static_value(ply)
+            + self.history.correction.value(
+                pos,
+                &self.stack[ply].partial,
+                &self.cont_correction_keys(pos, ply),
+            ))
+        .clamp(-MAX_STATIC_EVAL, MAX_STATIC_EVAL)
     }
 
     // ---- stopping ---------------------------------------------------------
@@ -904,6 +911,31 @@ impl<'a> Worker<'a> {
     /// before the node at `ply` (none before the root).
     pub(super) fn cont_keys(&self, pos: &Position, ply: usize) -> ContKeys {
         self.cont_keys_of(pos.side_to_move().index(), ply)
+    }
+
+    /// The continuation-correction keys of the node at `ply` (see
+    /// [`CONT_CORRECTION`]): the last move with ours two and four plies back.
+    #[inline]
+    fn cont_correction_keys(&self, pos: &Position, ply: usize) -> ContCorrectionKeys {
+        if !CONT_CORRECTION || ply == 0 {
+            return [None; 2];
+        }
+        let last = self.stack[ply - 1];
+        if last.current.is_none() {
+            return [None; 2];
+        }
+        let us = pos.side_to_move().index();
+        [2, 4].map(|back| {
+            let earlier = self.stack[ply.checked_sub(back)?];
+            (!earlier.current.is_none()).then(|| {
+                ContCorrectionKey::new(
+                    us,
+                    back,
+                    (earlier.current_slot, earlier.current.to()),
+                    (last.current_slot, last.current.to()),
+                )
+            })
+        })
     }
 
     /// [`cont_keys`](Self::cont_keys) for side `us` (index) to move at `ply`.
@@ -1805,9 +1837,10 @@ impl<'a> Worker<'a> {
         };
         if informative {
             let keys = self.stack[ply].partial;
+            let cont = self.cont_correction_keys(pos, ply);
             self.history
                 .correction
-                .update(pos, &keys, best - eval, depth);
+                .update(pos, (&keys, &cont), best - eval, depth);
         }
     }
 
