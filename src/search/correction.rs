@@ -16,6 +16,7 @@
 //! evaluation, weighted by depth.
 
 use super::history::gravity;
+use crate::bitboard::king_attacks;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{Color, Piece, PieceType, Square};
@@ -46,6 +47,15 @@ const NON_PAWN_UPDATE: i32 = 187;
 /// piece and destination) together with our move two or four plies back,
 /// as YaneuraOu's continuation correction history.
 pub const CONT_CORRECTION: bool = false;
+/// Whether the king-zone tables are used: one per king, keyed by its
+/// square and the pieces on the squares around it (not in Stockfish or
+/// YaneuraOu: a material evaluation knows nothing of king safety, which
+/// these learn during the search).
+pub const KING_ZONE_TABLES: bool = false;
+/// Weight of each king-zone table in the correction, in 1/128.
+const KING_ZONE_WEIGHT: i32 = 128;
+/// Update scale of the king-zone tables, in 1/128.
+const KING_ZONE_UPDATE: i32 = 128;
 /// Entries of the continuation table (hashed keys).
 const CONT_ENTRIES: usize = 1 << 18;
 /// Weight of the continuation table in the correction, in 1/128.
@@ -155,6 +165,7 @@ pub struct CorrectionHistory {
     minor: Box<[i32]>,
     non_pawn: [Box<[i32]>; 2],
     cont: Box<[i32]>,
+    king_zone: [Box<[i32]>; 2],
 }
 
 impl Default for CorrectionHistory {
@@ -168,6 +179,9 @@ impl Default for CorrectionHistory {
                 vec![0; partial].into_boxed_slice(),
             ],
             cont: vec![0; if CONT_CORRECTION { CONT_ENTRIES } else { 0 }].into_boxed_slice(),
+            king_zone: [(); 2].map(|_| {
+                vec![0; if KING_ZONE_TABLES { 2 * ENTRIES } else { 0 }].into_boxed_slice()
+            }),
         }
     }
 }
@@ -184,6 +198,18 @@ fn index(pos: &Position) -> usize {
     slot(pos, h)
 }
 
+/// The king-zone key of `color`'s king: its square and the pieces around
+/// it (`None` without a king).
+#[inline]
+fn king_zone_key(pos: &Position, color: Color) -> Option<u64> {
+    let k = pos.king_square(color)?;
+    let mut h = (k.index() as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    for sq in king_attacks(k) {
+        h ^= board_key(sq, pos.piece_on(sq));
+    }
+    Some(h)
+}
+
 /// The table index of key `h` (already a hash) for `pos`'s side to move.
 #[inline]
 fn slot(pos: &Position, h: u64) -> usize {
@@ -197,7 +223,7 @@ impl CorrectionHistory {
     #[inline]
     pub fn value(&self, pos: &Position, keys: &PartialKeys, cont: &ContCorrectionKeys) -> i32 {
         let pawn = self.table[index(pos)];
-        if !PARTIAL_TABLES && !CONT_CORRECTION {
+        if !PARTIAL_TABLES && !CONT_CORRECTION && !KING_ZONE_TABLES {
             return pawn / GRAIN;
         }
         let mut sum = PAWN_WEIGHT * pawn;
@@ -210,6 +236,13 @@ impl CorrectionHistory {
         if CONT_CORRECTION {
             let c: i32 = cont.iter().flatten().map(|k| self.cont[k.0]).sum();
             sum += CONT_WEIGHT * c;
+        }
+        if KING_ZONE_TABLES {
+            for (c, table) in Color::ALL.iter().zip(&self.king_zone) {
+                if let Some(key) = king_zone_key(pos, *c) {
+                    sum += KING_ZONE_WEIGHT * table[slot(pos, key)];
+                }
+            }
         }
         sum / (128 * GRAIN)
     }
@@ -239,6 +272,14 @@ impl CorrectionHistory {
             for (k, scale) in cont.iter().zip(CONT_UPDATE) {
                 if let Some(k) = k {
                     gravity(&mut self.cont[k.0], bonus * scale / 128, LIMIT);
+                }
+            }
+        }
+        if KING_ZONE_TABLES {
+            for (c, table) in Color::ALL.iter().zip(&mut self.king_zone) {
+                if let Some(key) = king_zone_key(pos, *c) {
+                    let b = bonus * KING_ZONE_UPDATE / 128;
+                    gravity(&mut table[slot(pos, key)], b, LIMIT);
                 }
             }
         }
