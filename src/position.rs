@@ -26,6 +26,12 @@ impl Hand {
         self.0 == [0; 8]
     }
 
+    /// The counts packed into one number (a byte per type), for hashing.
+    #[inline]
+    pub fn packed(self) -> u64 {
+        u64::from_le_bytes(self.0)
+    }
+
     /// Total number of pieces held.
     pub fn total(self) -> u32 {
         self.0.iter().map(|&n| n as u32).sum()

@@ -56,6 +56,14 @@ pub const KING_ZONE_TABLES: bool = false;
 const KING_ZONE_WEIGHT: i32 = 128;
 /// Update scale of the king-zone tables, in 1/128.
 const KING_ZONE_UPDATE: i32 = 128;
+/// Whether the hands table is used: keyed by what both sides hold in hand
+/// (not in Stockfish or YaneuraOu: in shogi the pieces in hand are half of
+/// the game).
+pub const HAND_TABLE: bool = false;
+/// Weight of the hands table in the correction, in 1/128.
+const HAND_WEIGHT: i32 = 128;
+/// Update scale of the hands table, in 1/128.
+const HAND_UPDATE: i32 = 128;
 /// Entries of the continuation table (hashed keys).
 const CONT_ENTRIES: usize = 1 << 18;
 /// Weight of the continuation table in the correction, in 1/128.
@@ -166,6 +174,7 @@ pub struct CorrectionHistory {
     non_pawn: [Box<[i32]>; 2],
     cont: Box<[i32]>,
     king_zone: [Box<[i32]>; 2],
+    hands: Box<[i32]>,
 }
 
 impl Default for CorrectionHistory {
@@ -182,20 +191,39 @@ impl Default for CorrectionHistory {
             king_zone: [(); 2].map(|_| {
                 vec![0; if KING_ZONE_TABLES { 2 * ENTRIES } else { 0 }].into_boxed_slice()
             }),
+            hands: vec![0; if HAND_TABLE { 2 * ENTRIES } else { 0 }].into_boxed_slice(),
         }
     }
+}
+
+/// The hands key of `pos`: what both sides hold.
+#[inline]
+fn hands_key(pos: &Position) -> u64 {
+    pos.hand(Color::Sente)
+        .packed()
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .rotate_left(29)
+        ^ pos
+            .hand(Color::Gote)
+            .packed()
+            .wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+}
+
+/// A hash of both sides' pawns on the board.
+#[inline]
+pub fn pawn_hash(pos: &Position) -> u64 {
+    let fold = |c: Color| {
+        let b = pos.pieces_of(c, PieceType::PAWN).bits();
+        (b as u64) ^ ((b >> 64) as u64).rotate_left(17)
+    };
+    fold(Color::Sente).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ fold(Color::Gote).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
 }
 
 /// The table index of `pos`: side to move and a hash of both sides' pawns.
 #[inline]
 fn index(pos: &Position) -> usize {
-    let fold = |c: Color| {
-        let b = pos.pieces_of(c, PieceType::PAWN).bits();
-        (b as u64) ^ ((b >> 64) as u64).rotate_left(17)
-    };
-    let h = fold(Color::Sente).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        ^ fold(Color::Gote).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-    slot(pos, h)
+    slot(pos, pawn_hash(pos))
 }
 
 /// The king-zone key of `color`'s king: its square and the pieces around
@@ -223,7 +251,7 @@ impl CorrectionHistory {
     #[inline]
     pub fn value(&self, pos: &Position, keys: &PartialKeys, cont: &ContCorrectionKeys) -> i32 {
         let pawn = self.table[index(pos)];
-        if !PARTIAL_TABLES && !CONT_CORRECTION && !KING_ZONE_TABLES {
+        if !PARTIAL_TABLES && !CONT_CORRECTION && !KING_ZONE_TABLES && !HAND_TABLE {
             return pawn / GRAIN;
         }
         let mut sum = PAWN_WEIGHT * pawn;
@@ -236,6 +264,9 @@ impl CorrectionHistory {
         if CONT_CORRECTION {
             let c: i32 = cont.iter().flatten().map(|k| self.cont[k.0]).sum();
             sum += CONT_WEIGHT * c;
+        }
+        if HAND_TABLE {
+            sum += HAND_WEIGHT * self.hands[slot(pos, hands_key(pos))];
         }
         if KING_ZONE_TABLES {
             for (c, table) in Color::ALL.iter().zip(&self.king_zone) {
@@ -274,6 +305,10 @@ impl CorrectionHistory {
                     gravity(&mut self.cont[k.0], bonus * scale / 128, LIMIT);
                 }
             }
+        }
+        if HAND_TABLE {
+            let b = bonus * HAND_UPDATE / 128;
+            gravity(&mut self.hands[slot(pos, hands_key(pos))], b, LIMIT);
         }
         if KING_ZONE_TABLES {
             for (c, table) in Color::ALL.iter().zip(&mut self.king_zone) {

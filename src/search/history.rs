@@ -81,6 +81,41 @@ fn from_slot(slot: usize, m: Move) -> usize {
     }
 }
 
+/// Whether quiets are also ordered by a history keyed by the pawn
+/// structure (Stockfish's and YaneuraOu's pawn history).
+pub const PAWN_HISTORY: bool = false;
+/// Pawn structures the pawn history tells apart (hashed), per side to move.
+const PAWN_HISTORY_SIZE: usize = 512;
+/// Entries of the pawn history.
+const PAWN_HISTORY_ENTRIES: usize = if PAWN_HISTORY {
+    2 * PAWN_HISTORY_SIZE * PIECE_SLOTS * SQUARE_COUNT
+} else {
+    0
+};
+
+/// The pawn-history block of a node: its side to move and pawn structure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct PawnKey(usize);
+
+impl PawnKey {
+    /// The block of `pos` (the first block without [`PAWN_HISTORY`]).
+    #[inline]
+    pub fn of(pos: &Position) -> PawnKey {
+        if !PAWN_HISTORY {
+            return PawnKey(0);
+        }
+        let h = super::correction::pawn_hash(pos);
+        let slot = (h >> (64 - PAWN_HISTORY_SIZE.trailing_zeros())) as usize;
+        let block = pos.side_to_move().index() * PAWN_HISTORY_SIZE + slot;
+        PawnKey(block * PIECE_SLOTS * SQUARE_COUNT)
+    }
+
+    #[inline]
+    fn index(self, slot: usize, m: Move) -> usize {
+        self.0 + slot * SQUARE_COUNT + m.to().index()
+    }
+}
+
 /// The earlier moves of the path whose continuation history a quiet move
 /// reads and updates, in plies back (Stockfish uses 1, 2, 3, 4 and 6; the
 /// one table serves them all, keyed by the side to move now).
@@ -143,6 +178,7 @@ pub struct History {
     counter: Box<[[[Move; SQUARE_COUNT]; PIECE_SLOTS]; 2]>,
     capture: Box<[[[i32; PieceType::COUNT]; SQUARE_COUNT]; PIECE_SLOTS]>,
     continuation: Box<[i16]>,
+    pawn: Box<[i16]>,
     /// The static evaluation's correction (not a move table, but kept and
     /// cleared with them).
     pub correction: CorrectionHistory,
@@ -161,6 +197,7 @@ impl Default for History {
             counter: Box::new([[[Move::NONE; SQUARE_COUNT]; PIECE_SLOTS]; 2]),
             capture: Box::new([[[0; PieceType::COUNT]; SQUARE_COUNT]; PIECE_SLOTS]),
             continuation: vec![0; CONT_SIZE].into_boxed_slice(),
+            pawn: vec![0; PAWN_HISTORY_ENTRIES].into_boxed_slice(),
             correction: CorrectionHistory::default(),
         }
     }
@@ -203,6 +240,28 @@ impl History {
     ) {
         for k in keys.iter().flatten() {
             let e = &mut self.continuation[k.index(slot, m)];
+            let mut v = i32::from(*e);
+            apply(&mut v, bonus);
+            *e = v as i16;
+        }
+    }
+
+    /// The pawn-history score of quiet move `m` (piece `slot`) in the
+    /// pawn structure `key` (0 without [`PAWN_HISTORY`]).
+    #[inline]
+    pub fn pawn(&self, key: PawnKey, slot: usize, m: Move) -> i32 {
+        if PAWN_HISTORY {
+            i32::from(self.pawn[key.index(slot, m)])
+        } else {
+            0
+        }
+    }
+
+    /// Rewards or punishes quiet move `m` in the pawn structure `key`.
+    #[inline]
+    pub fn update_pawn(&mut self, key: PawnKey, slot: usize, m: Move, bonus: i32) {
+        if PAWN_HISTORY {
+            let e = &mut self.pawn[key.index(slot, m)];
             let mut v = i32::from(*e);
             apply(&mut v, bonus);
             *e = v as i16;

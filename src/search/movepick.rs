@@ -9,7 +9,7 @@
 //! moves by butterfly history; bad captures; non-promotions that promoting
 //! dominates.
 
-use super::history::{ContKeys, History, piece_slot};
+use super::history::{ContKeys, History, PawnKey, piece_slot};
 use super::tactics::see_ge;
 use crate::bitboard;
 use crate::eval::{capture_gain, piece_value};
@@ -72,6 +72,8 @@ pub struct OrderHints {
     pub counter: Move,
     /// The earlier moves of the path, for the continuation history.
     pub cont: ContKeys,
+    /// The node's pawn structure, for the pawn history.
+    pub pawn: PawnKey,
 }
 
 /// A move list with ordering scores, handed out best first.
@@ -439,12 +441,17 @@ fn quiet_score(pos: &Position, m: Move, hints: &OrderHints, history: &History, u
 /// Weight of the butterfly score against each continuation score in the
 /// ordering of quiets (Stockfish: 2).
 const BUTTERFLY_WEIGHT: i32 = 1;
+/// Weight of the pawn history (Stockfish: 2; see
+/// [`PAWN_HISTORY`](super::history::PAWN_HISTORY)).
+const PAWN_HISTORY_WEIGHT: i32 = 2;
 
 /// The history score of a quiet move: butterfly plus continuation.
 #[inline]
 fn history_score(pos: &Position, m: Move, hints: &OrderHints, history: &History, us: usize) -> i32 {
     let slot = piece_slot(pos, m);
-    BUTTERFLY_WEIGHT * history.quiet(us, slot, m) + history.continuation(&hints.cont, slot, m)
+    BUTTERFLY_WEIGHT * history.quiet(us, slot, m)
+        + PAWN_HISTORY_WEIGHT * history.pawn(hints.pawn, slot, m)
+        + history.continuation(&hints.cont, slot, m)
 }
 
 /// Adds to `list` the legal promotions without capture of the side to
@@ -560,6 +567,7 @@ mod tests {
             killers: [Move::NONE; 2],
             counter: Move::NONE,
             cont: [None; CONT_PLIES.len()],
+            pawn: PawnKey::default(),
         };
         sm.score_all(&pos, &hints, &History::default());
         let mut out = Vec::new();
@@ -600,6 +608,7 @@ mod tests {
                 killers: [quiets[quiets.len() / 2], Move::NONE],
                 counter: quiets[quiets.len() / 3],
                 cont: [None; CONT_PLIES.len()],
+                pawn: PawnKey::of(&pos),
             };
             let mut full = ScoredMoves::default();
             legal_moves(&pos, &mut full.list);

@@ -2,6 +2,7 @@
 //! in check), with the corrected static evaluation as a stand-pat floor, a
 //! contact mate-in-one probe at quiet nodes, delta pruning and SEE pruning.
 
+use super::history::PawnKey;
 use super::movepick::{captured, generate_captures, generate_pawn_promotions, promotion_gain};
 use super::quick_mate::quick_mate_in_one;
 use super::search::{FAIL_SOFT_DAMPING, MAX_PLY, Worker};
@@ -113,6 +114,7 @@ impl Worker<'_> {
                 killers: self.stack[ply].killers,
                 counter: Move::NONE,
                 cont: self.cont_keys(pos, ply),
+                pawn: PawnKey::of(pos),
             };
             self.moves[ply].score_all(pos, &hints, &self.history);
         } else {

@@ -14,7 +14,7 @@ use super::candidates::CandidateParams;
 use super::correction::{
     CONT_CORRECTION, ContCorrectionKey, ContCorrectionKeys, PARTIAL_TABLES, PartialKeys,
 };
-use super::history::{CONT_PLIES, ContKey, ContKeys, History, bonus, piece_slot};
+use super::history::{CONT_PLIES, ContKey, ContKeys, History, PawnKey, bonus, piece_slot};
 use super::mate_probe::{MateProbe, PROBE_MIN_NODES, PROBE_POLL_INTERVAL};
 use super::movepick::{
     COUNTER_SCORE, KILLER_SCORE, OrderHints, ScoredMoves, TT_MOVE_SCORE, captured,
@@ -974,12 +974,15 @@ impl<'a> Worker<'a> {
         let cont = self.cont_keys(pos, ply);
         let b = bonus(depth);
         let slot = piece_slot(pos, m);
+        let pawn = PawnKey::of(pos);
         self.history.update_quiet(us, slot, m, b);
+        self.history.update_pawn(pawn, slot, m, b);
         self.history.update_continuation(&cont, slot, m, b);
         for &q in tried {
             if q != m {
                 let slot = piece_slot(pos, q);
                 self.history.update_quiet(us, slot, q, -b);
+                self.history.update_pawn(pawn, slot, q, -b);
                 self.history.update_continuation(&cont, slot, q, -b);
             }
         }
@@ -1453,6 +1456,7 @@ impl<'a> Worker<'a> {
                 Move::NONE
             },
             cont: self.cont_keys(pos, ply),
+            pawn: PawnKey::of(pos),
         }
     }
 
@@ -2058,6 +2062,7 @@ impl<'a> Worker<'a> {
             killers: [Move::NONE; 2],
             counter: Move::NONE,
             cont: [None; CONT_PLIES.len()],
+            pawn: PawnKey::of(pos),
         };
         sm.score_all(pos, &hints, &self.history);
         let mut order = Vec::with_capacity(sm.len());
