@@ -43,6 +43,17 @@ const NON_PAWN_WEIGHT: i32 = 130;
 /// Update scales of the tables, in 1/128 (YaneuraOu's).
 const MINOR_UPDATE: i32 = 153;
 const NON_PAWN_UPDATE: i32 = 187;
+/// Whether the updates of the pawn, minor-piece and non-pawn tables are
+/// scaled down so that together they move the correction as far as the
+/// pawn table alone did (each table moves by its share; without it an
+/// update moves the sum about five times as far as the difference seen
+/// at depth 8, and repeated updates of one position overshoot).
+pub const PARTIAL_DAMPING: bool = false;
+/// How far one update of all the partial tables moves the correction, in
+/// 1/128^2 of the pawn table alone's.
+const PARTIAL_GAIN: i32 = PAWN_WEIGHT * 128
+    + MINOR_WEIGHT * MINOR_UPDATE
+    + 2 * NON_PAWN_WEIGHT * NON_PAWN_UPDATE;
 /// Whether the continuation table is used: keyed by the last move (its
 /// piece and destination) together with our move two or four plies back,
 /// as YaneuraOu's continuation correction history.
@@ -288,8 +299,11 @@ impl CorrectionHistory {
         diff: i32,
         depth: i32,
     ) {
-        let bonus = (diff * GRAIN * depth / DEPTH_DIV)
+        let mut bonus = (diff * GRAIN * depth / DEPTH_DIV)
             .clamp(-LIMIT / MAX_UPDATE_DIV, LIMIT / MAX_UPDATE_DIV);
+        if PARTIAL_TABLES && PARTIAL_DAMPING {
+            bonus = bonus * (128 * 128) / PARTIAL_GAIN;
+        }
         gravity(&mut self.table[index(pos)], bonus, LIMIT);
         if PARTIAL_TABLES {
             let minor = bonus * MINOR_UPDATE / 128;
