@@ -34,7 +34,7 @@ const MAX_UPDATE_DIV: i32 = 4;
 const DEPTH_DIV: i32 = 8;
 /// Whether the minor-piece and the two non-pawn tables are used beside the
 /// pawn table.
-pub const PARTIAL_TABLES: bool = false;
+pub const PARTIAL_TABLES: bool = true;
 /// Weights of the tables in the correction, in 1/128 (YaneuraOu's
 /// proportions: pawns 1, minor pieces 0.71, each side's other pieces 1.02).
 const PAWN_WEIGHT: i32 = 128;
@@ -48,12 +48,11 @@ const NON_PAWN_UPDATE: i32 = 187;
 /// pawn table alone did (each table moves by its share; without it an
 /// update moves the sum about five times as far as the difference seen
 /// at depth 8, and repeated updates of one position overshoot).
-pub const PARTIAL_DAMPING: bool = false;
+pub const PARTIAL_DAMPING: bool = true;
 /// How far one update of all the partial tables moves the correction, in
 /// 1/128^2 of the pawn table alone's.
-const PARTIAL_GAIN: i32 = PAWN_WEIGHT * 128
-    + MINOR_WEIGHT * MINOR_UPDATE
-    + 2 * NON_PAWN_WEIGHT * NON_PAWN_UPDATE;
+const PARTIAL_GAIN: i32 =
+    PAWN_WEIGHT * 128 + MINOR_WEIGHT * MINOR_UPDATE + 2 * NON_PAWN_WEIGHT * NON_PAWN_UPDATE;
 /// Whether the continuation table is used: keyed by the last move (its
 /// piece and destination) together with our move two or four plies back,
 /// as YaneuraOu's continuation correction history.
@@ -82,6 +81,25 @@ const CONT_WEIGHT: i32 = 84;
 /// Update scales of the continuation table for the moves two and four
 /// plies back, in 1/128.
 const CONT_UPDATE: [i32; 2] = [126, 63];
+
+/// The largest correction in centipawns: every enabled table at its bound.
+#[cfg(test)]
+const MAX_CORRECTION: i32 = {
+    let mut weights = PAWN_WEIGHT;
+    if PARTIAL_TABLES {
+        weights += MINOR_WEIGHT + 2 * NON_PAWN_WEIGHT;
+    }
+    if CONT_CORRECTION {
+        weights += 2 * CONT_WEIGHT;
+    }
+    if KING_ZONE_TABLES {
+        weights += 2 * KING_ZONE_WEIGHT;
+    }
+    if HAND_TABLE {
+        weights += HAND_WEIGHT;
+    }
+    LIMIT / GRAIN * weights / 128
+};
 
 /// A key of the continuation table: the earlier move (piece slot,
 /// destination) two or four plies back and the last move, for the side to
@@ -358,7 +376,11 @@ mod tests {
         for _ in 0..200 {
             c.update(&pos, (&keys, &[None; 2]), 10_000, 20);
         }
-        assert!(c.value(&pos, &keys, &[None; 2]) <= LIMIT / GRAIN);
+        assert!(c.value(&pos, &keys, &[None; 2]) <= MAX_CORRECTION);
+        for _ in 0..200 {
+            c.update(&pos, (&keys, &[None; 2]), -10_000, 20);
+        }
+        assert!(c.value(&pos, &keys, &[None; 2]) >= -MAX_CORRECTION);
         // The other side to move has its own entry.
         let other = parse_sfen(crate::search::BENCH_POSITIONS[1]).unwrap();
         assert_eq!(c.value(&other, &PartialKeys::of(&other), &[None; 2]), 0);
