@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# One match of issue 6: target/bins/NAME (on the material evaluation)
+# against YaneuraOu's material build, from the balanced 9x9 openings,
+# colours swapped, two games at a time. Logs go to
+# target/matches/TAG-NAME-OFFSET.{log,out}; prints the result line.
+#   tools/vs_yo.sh TAG "LIMIT" NAME GAMES OFFSET
+# LIMIT is match.py's limit for both sides, e.g. "--nodes 80000" or
+# "--byoyomi 300". tools/n80k.sh and tools/s300.sh are the two settings.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tag=$1 limit=$2 name=$3 games=$4 offset=$5
+mkdir -p target/matches
+# shellcheck disable=SC2086 # LIMIT is two words on purpose
+target/venv/bin/python tools/match.py "target/bins/$name" target/sparring/yo-material \
+    --opt1 Evaluation=Material $limit --openings tools/openings/9x9.sfen \
+    --games "$games" --concurrency 2 --offset "$offset" \
+    --log "target/matches/$tag-$name-$offset.log" > "target/matches/$tag-$name-$offset.out" 2>&1
+tail -1 "target/matches/$tag-$name-$offset.out"
