@@ -320,13 +320,17 @@ impl CorrectionHistory {
         diff: i32,
         depth: i32,
     ) {
-        let mut bonus = (diff * GRAIN * depth / DEPTH_DIV)
+        let bonus = (diff * GRAIN * depth / DEPTH_DIV)
             .clamp(-LIMIT / MAX_UPDATE_DIV, LIMIT / MAX_UPDATE_DIV);
-        if PARTIAL_TABLES && PARTIAL_DAMPING {
-            bonus = bonus * (128 * 128) / PARTIAL_GAIN;
-        }
-        gravity(&mut self.table[index(pos)], bonus, LIMIT);
+        // The damping scales the pawn, minor and non-pawn tables only.
+        let damped = if PARTIAL_TABLES && PARTIAL_DAMPING {
+            bonus * (128 * 128) / PARTIAL_GAIN
+        } else {
+            bonus
+        };
+        gravity(&mut self.table[index(pos)], damped, LIMIT);
         if PARTIAL_TABLES {
+            let bonus = damped;
             let minor = bonus * MINOR_UPDATE / 128;
             gravity(&mut self.minor[slot(pos, keys.minor)], minor, LIMIT);
             let non_pawn = bonus * NON_PAWN_UPDATE / 128;

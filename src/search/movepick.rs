@@ -26,7 +26,9 @@ pub const KILLER_SCORE: i32 = 30_000_000;
 /// The countermove's score (below the killers').
 pub const COUNTER_SCORE: i32 = 29_000_000;
 // Quiet moves score their butterfly plus continuation history, within
-// +-3 `HISTORY_MAX` (between the countermove and the bad captures).
+// +-3 `HISTORY_MAX` (between the countermove and the bad captures) with the
+// default weights; `BUTTERFLY_WEIGHT` above 1 or the pawn history widen the
+// range, and the margins that read these scores would need retuning.
 /// Captures that lose material (static exchange below zero).
 const BAD_CAPTURE_SCORE: i32 = -30_000_000;
 /// Non-promotions of pawn, bishop or rook where promoting is possible.
@@ -445,7 +447,8 @@ const BUTTERFLY_WEIGHT: i32 = 1;
 /// [`PAWN_HISTORY`](super::history::PAWN_HISTORY)).
 const PAWN_HISTORY_WEIGHT: i32 = 2;
 
-/// The history score of a quiet move: butterfly plus continuation.
+/// The history score of a quiet move: butterfly (weighted), pawn history
+/// (weighted, when on) and continuation.
 #[inline]
 fn history_score(pos: &Position, m: Move, hints: &OrderHints, history: &History, us: usize) -> i32 {
     let slot = piece_slot(pos, m);

@@ -874,7 +874,8 @@ impl<'a> Worker<'a> {
     // ---- bookkeeping -----------------------------------------------------------
 
     /// Plays `m` from the node at `ply`: records the child's key, whether
-    /// `m` checks, and the child's evaluation. Returns the child.
+    /// `m` checks, the move (its piece slot, whether it is quiet) at `ply`,
+    /// and the child's evaluation and partial keys. Returns the child.
     #[inline]
     pub(super) fn make(&mut self, pos: &Position, m: Move, ply: usize, check: bool) -> Position {
         let child = pos.play(m);
@@ -894,7 +895,9 @@ impl<'a> Worker<'a> {
         let s = &mut self.stack[ply];
         s.current = m;
         s.current_slot = piece_slot(pos, m);
-        s.current_quiet = !m.is_promotion() && captured(pos, m).is_none();
+        // Read only by the prior-countermove bonus.
+        s.current_quiet =
+            PRIOR_MOVE_BONUS_PERCENT > 0 && !m.is_promotion() && captured(pos, m).is_none();
         let partial = if PARTIAL_TABLES {
             s.partial.after(pos, m)
         } else {
