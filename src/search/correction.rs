@@ -148,9 +148,13 @@ pub struct PartialKeys {
 fn is_minor(pt: PieceType) -> bool {
     !matches!(
         pt,
-        PieceType::PAWN | PieceType::BISHOP | PieceType::ROOK | PieceType::KING
-    ) && pt != PieceType::HORSE
-        && pt != PieceType::DRAGON
+        PieceType::PAWN
+            | PieceType::BISHOP
+            | PieceType::ROOK
+            | PieceType::KING
+            | PieceType::HORSE
+            | PieceType::DRAGON
+    )
 }
 
 impl PartialKeys {
@@ -277,16 +281,18 @@ fn slot(pos: &Position, h: u64) -> usize {
     pos.side_to_move().index() * ENTRIES + slot
 }
 
+/// Moves one entry by `bonus` scaled by `scale`/128, within the bounds.
+#[inline]
+fn learn(entry: &mut i32, bonus: i32, scale: i32) {
+    gravity(entry, bonus * scale / 128, LIMIT);
+}
+
 impl CorrectionHistory {
     /// The correction to add to the static evaluation of `pos` (side to
     /// move's view, centipawns); `keys` are its partial keys.
     #[inline]
     pub fn value(&self, pos: &Position, keys: &PartialKeys, cont: &ContCorrectionKeys) -> i32 {
-        let pawn = self.table[index(pos)];
-        if !PARTIAL_TABLES && !CONT_CORRECTION && !KING_ZONE_TABLES && !HAND_TABLE {
-            return pawn / GRAIN;
-        }
-        let mut sum = PAWN_WEIGHT * pawn;
+        let mut sum = PAWN_WEIGHT * self.table[index(pos)];
         if PARTIAL_TABLES {
             let minor = self.minor[slot(pos, keys.minor)];
             let non_pawn = self.non_pawn[0][slot(pos, keys.non_pawn[0])]
@@ -328,32 +334,35 @@ impl CorrectionHistory {
         } else {
             bonus
         };
-        gravity(&mut self.table[index(pos)], damped, LIMIT);
+        learn(&mut self.table[index(pos)], damped, 128);
         if PARTIAL_TABLES {
-            let bonus = damped;
-            let minor = bonus * MINOR_UPDATE / 128;
-            gravity(&mut self.minor[slot(pos, keys.minor)], minor, LIMIT);
-            let non_pawn = bonus * NON_PAWN_UPDATE / 128;
+            learn(&mut self.minor[slot(pos, keys.minor)], damped, MINOR_UPDATE);
             for (c, key) in keys.non_pawn.iter().enumerate() {
-                gravity(&mut self.non_pawn[c][slot(pos, *key)], non_pawn, LIMIT);
+                learn(
+                    &mut self.non_pawn[c][slot(pos, *key)],
+                    damped,
+                    NON_PAWN_UPDATE,
+                );
             }
         }
         if CONT_CORRECTION {
             for (k, scale) in cont.iter().zip(CONT_UPDATE) {
                 if let Some(k) = k {
-                    gravity(&mut self.cont[k.0], bonus * scale / 128, LIMIT);
+                    learn(&mut self.cont[k.0], bonus, scale);
                 }
             }
         }
         if HAND_TABLE {
-            let b = bonus * HAND_UPDATE / 128;
-            gravity(&mut self.hands[slot(pos, hands_key(pos))], b, LIMIT);
+            learn(
+                &mut self.hands[slot(pos, hands_key(pos))],
+                bonus,
+                HAND_UPDATE,
+            );
         }
         if KING_ZONE_TABLES {
             for (c, table) in Color::ALL.iter().zip(&mut self.king_zone) {
                 if let Some(key) = king_zone_key(pos, *c) {
-                    let b = bonus * KING_ZONE_UPDATE / 128;
-                    gravity(&mut table[slot(pos, key)], b, LIMIT);
+                    learn(&mut table[slot(pos, key)], bonus, KING_ZONE_UPDATE);
                 }
             }
         }

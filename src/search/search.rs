@@ -993,8 +993,8 @@ impl<'a> Worker<'a> {
 
     /// A TT cutoff by a quiet move: the move gains as if it had cut here.
     fn reward_tt_move(&mut self, pos: &Position, ply: usize, m: Move, depth: i32) {
-        if !m.is_none() && !m.is_promotion() && is_legal_fast(pos, m) && captured(pos, m).is_none()
-        {
+        // `is_legal_fast` is false for `Move::NONE`.
+        if !m.is_promotion() && is_legal_fast(pos, m) && captured(pos, m).is_none() {
             self.update_quiet_stats(pos, ply, m, depth, &[]);
         }
     }
