@@ -165,6 +165,10 @@ const LMR_DIVISOR: f32 = 2.1;
 const LMR_HISTORY_DIV: i32 = 12_000;
 /// Extra late-move reduction of quiet moves when the TT move captures.
 const TT_CAPTURE_REDUCTION: i32 = 1;
+/// Late moves are reduced one ply less per this many centipawns of the
+/// node's correction (YaneuraOu's: a static evaluation the search has
+/// had to correct much is less trusted); `None`: not used.
+const CORRECTION_LMR_DIV: Option<i32> = None;
 /// Whether a node whose null move was mated is searched one ply deeper.
 const MATE_THREAT_EXTENSION: bool = true;
 /// Most plies a checking move is reduced by late-move reductions, `None`
@@ -627,6 +631,8 @@ struct NodeState {
     tt_hit: bool,
     /// Static evaluation with the correction history (`-INFINITE` in check).
     corrected_eval: i32,
+    /// The correction history's part of `corrected_eval` (0 in check).
+    correction: i32,
     /// `corrected_eval`, or a TT bound on the right side of it.
     static_eval: i32,
     /// Whether `static_eval` is above the one two plies before.
@@ -1245,6 +1251,11 @@ impl<'a> Worker<'a> {
         } else {
             self.corrected_value(pos, ply)
         };
+        let correction = if in_check {
+            0
+        } else {
+            corrected_eval - self.static_value(ply)
+        };
         let mut static_eval = corrected_eval;
         if let Some((s, b)) = tt.bound
             && !in_check
@@ -1276,6 +1287,7 @@ impl<'a> Worker<'a> {
             tt_capture: false,
             tt_hit: tt.bound.is_some(),
             corrected_eval,
+            correction,
             static_eval,
             improving,
             tt_extension: 0,
@@ -1803,6 +1815,9 @@ impl<'a> Worker<'a> {
         }
         if mv.quiet {
             r -= mv.order / LMR_HISTORY_DIV;
+        }
+        if let Some(div) = CORRECTION_LMR_DIV {
+            r -= node.correction.abs() / div;
         }
         if mv.check
             && let Some(cap) = CHECK_MAX_REDUCTION
