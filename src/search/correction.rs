@@ -77,6 +77,13 @@ pub const HAND_TABLE: bool = false;
 const HAND_WEIGHT: i32 = 128;
 /// Update scale of the hands table, in 1/128.
 const HAND_UPDATE: i32 = 128;
+/// Whether the global table is used: one entry per side to move, the
+/// offset every position of that side shares (a tempo the search learns).
+pub const GLOBAL_TABLE: bool = false;
+/// Weight of the global table in the correction, in 1/128.
+const GLOBAL_WEIGHT: i32 = 128;
+/// Update scale of the global table, in 1/128.
+const GLOBAL_UPDATE: i32 = 32;
 /// Entries of the continuation table (hashed keys).
 const CONT_ENTRIES: usize = 1 << 18;
 /// Weight of the continuation table in the correction, in 1/128.
@@ -100,6 +107,9 @@ const MAX_CORRECTION: i32 = {
     }
     if HAND_TABLE {
         weights += HAND_WEIGHT;
+    }
+    if GLOBAL_TABLE {
+        weights += GLOBAL_WEIGHT;
     }
     LIMIT / GRAIN * weights / 128
 };
@@ -211,6 +221,7 @@ pub struct CorrectionHistory {
     cont: Box<[i32]>,
     king_zone: [Box<[i32]>; 2],
     hands: Box<[i32]>,
+    global: [i32; 2],
 }
 
 impl Default for CorrectionHistory {
@@ -228,6 +239,7 @@ impl Default for CorrectionHistory {
                 vec![0; if KING_ZONE_TABLES { 2 * ENTRIES } else { 0 }].into_boxed_slice()
             }),
             hands: vec![0; if HAND_TABLE { 2 * ENTRIES } else { 0 }].into_boxed_slice(),
+            global: [0; 2],
         }
     }
 }
@@ -306,6 +318,9 @@ impl CorrectionHistory {
         if HAND_TABLE {
             sum += HAND_WEIGHT * self.hands[slot(pos, hands_key(pos))];
         }
+        if GLOBAL_TABLE {
+            sum += GLOBAL_WEIGHT * self.global[pos.side_to_move().index()];
+        }
         if KING_ZONE_TABLES {
             for (c, table) in Color::ALL.iter().zip(&self.king_zone) {
                 if let Some(key) = king_zone_key(pos, *c) {
@@ -358,6 +373,10 @@ impl CorrectionHistory {
                 bonus,
                 HAND_UPDATE,
             );
+        }
+        if GLOBAL_TABLE {
+            let entry = &mut self.global[pos.side_to_move().index()];
+            learn(entry, bonus, GLOBAL_UPDATE);
         }
         if KING_ZONE_TABLES {
             for (c, table) in Color::ALL.iter().zip(&mut self.king_zone) {
