@@ -25,6 +25,10 @@ pub const QS_DEPTH: i32 = 0;
 /// about -130 Elo: it halves the node rate; off).
 const QS_MATE_IN_ONE: bool = false;
 
+/// Whether the stand pat is the TT score when the TT entry's bound says
+/// the truth lies beyond the static evaluation ([`tt_stand_pat`]).
+const QS_TT_STAND_PAT: bool = false;
+
 /// Whether the quiescence search also tries pawn promotions without
 /// capture (as captures of the promotion's gain).
 const QS_PAWN_PROMOTIONS: bool = true;
@@ -43,6 +47,23 @@ const QS_EVASION_PRUNING: bool = false;
 /// last move's square nor checks is skipped, as YaneuraOu's quiescence
 /// search does (`None`: every capture that passes delta and SEE pruning).
 const QS_MOVE_LIMIT: Option<usize> = None;
+
+/// The stand pat of a node whose static evaluation is `stand` and whose TT
+/// entry holds `score` as a `bound`: the score where the bound says the
+/// truth lies beyond the evaluation (Stockfish's and YaneuraOu's rule),
+/// never a mate score.
+fn tt_stand_pat(stand: i32, score: i32, bound: Bound) -> i32 {
+    let beyond = match bound {
+        Bound::Exact => true,
+        Bound::Lower => score > stand,
+        Bound::Upper => score < stand,
+    };
+    if beyond && score.abs() < MATE_BOUND {
+        score
+    } else {
+        stand
+    }
+}
 
 impl Worker<'_> {
     /// Whether the side to move (not in check) mates in one.
@@ -91,6 +112,12 @@ impl Worker<'_> {
         }
         let mut best = -INFINITE;
         if !in_check {
+            let stand = match tt_entry {
+                Some(e) if QS_TT_STAND_PAT => {
+                    tt_stand_pat(stand, score_from_tt(e.score, ply), e.bound)
+                }
+                _ => stand,
+            };
             if let Some(v) = self.stand_pat_cut(pos, stand, beta, tt_entry.is_none(), ply) {
                 return v;
             }
