@@ -112,17 +112,18 @@ impl Worker<'_> {
         }
         let mut best = -INFINITE;
         if !in_check {
-            let stand = match tt_entry {
+            // The futility test below takes the static `stand`, not this.
+            let stand_pat = match tt_entry {
                 Some(e) if QS_TT_STAND_PAT => {
                     tt_stand_pat(stand, score_from_tt(e.score, ply), e.bound)
                 }
                 _ => stand,
             };
-            if let Some(v) = self.stand_pat_cut(pos, stand, beta, tt_entry.is_none(), ply) {
+            if let Some(v) = self.stand_pat_cut(pos, stand_pat, beta, tt_entry.is_none(), ply) {
                 return v;
             }
-            alpha = alpha.max(stand);
-            best = stand;
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
             if !tt_move.is_none() && captured(pos, tt_move).is_none() {
                 tt_move = Move::NONE;
             }

@@ -167,8 +167,10 @@ const LMR_HISTORY_DIV: i32 = 12_000;
 const TT_CAPTURE_REDUCTION: i32 = 1;
 /// Late moves are reduced one ply less per this many centipawns of the
 /// node's correction (YaneuraOu's: a static evaluation the search has
-/// had to correct much is less trusted); `None`: not used.
+/// had to correct much is less trusted); `None`: not used. Applies to
+/// [`reduction`]'s formula only (not with `LMR_YANEURAOU`).
 const CORRECTION_LMR_DIV: Option<i32> = None;
+const _: () = assert!(!matches!(CORRECTION_LMR_DIV, Some(d) if d <= 0));
 /// Whether a node whose null move was mated is searched one ply deeper.
 const MATE_THREAT_EXTENSION: bool = true;
 /// Most plies a checking move is reduced by late-move reductions, `None`
