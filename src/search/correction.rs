@@ -48,9 +48,11 @@ const NON_PAWN_UPDATE: i32 = 187;
 /// pawn table alone did (each table moves by its share). Without it an
 /// update moves the sum about five times as far as the pawn table alone,
 /// so that from depth 2 or so repeated updates of one position overshoot
-/// the difference; off all the same, since it lost at 300 ms: 15-57-3 in
-/// 75 games against YaneuraOu's material build, where the undamped tables
-/// scored 30-42-3 on the same openings (docs/search-results.md, session 21).
+/// the difference; off all the same: at 300 ms against YaneuraOu's
+/// material build it scored 15-57-3 in 75 games, where one run of the
+/// undamped tables scored 30-42-3 on the same openings (a lucky run: the
+/// same build scored 25-71-4 on those 100 in session 22, so the evidence is
+/// weaker than it looked; docs/search-results.md, sessions 21 and 22).
 pub const PARTIAL_DAMPING: bool = false;
 /// How far one update of all the partial tables moves the correction, in
 /// 1/128^2 of the pawn table alone's.

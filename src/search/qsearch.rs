@@ -26,7 +26,8 @@ pub const QS_DEPTH: i32 = 0;
 const QS_MATE_IN_ONE: bool = false;
 
 /// Whether the stand pat is the TT score when the TT entry's bound says
-/// the truth lies beyond the static evaluation ([`tt_stand_pat`]).
+/// the truth lies beyond the static evaluation ([`Bound::refine`], as the
+/// node search's static evaluation; an exact entry has cut already).
 const QS_TT_STAND_PAT: bool = false;
 
 /// Whether the quiescence search also tries pawn promotions without
@@ -47,23 +48,6 @@ const QS_EVASION_PRUNING: bool = false;
 /// last move's square nor checks is skipped, as YaneuraOu's quiescence
 /// search does (`None`: every capture that passes delta and SEE pruning).
 const QS_MOVE_LIMIT: Option<usize> = None;
-
-/// The stand pat of a node whose static evaluation is `stand` and whose TT
-/// entry holds `score` as a `bound`: the score where the bound says the
-/// truth lies beyond the evaluation (Stockfish's and YaneuraOu's rule),
-/// never a mate score.
-fn tt_stand_pat(stand: i32, score: i32, bound: Bound) -> i32 {
-    let beyond = match bound {
-        Bound::Exact => true,
-        Bound::Lower => score > stand,
-        Bound::Upper => score < stand,
-    };
-    if beyond && score.abs() < MATE_BOUND {
-        score
-    } else {
-        stand
-    }
-}
 
 impl Worker<'_> {
     /// Whether the side to move (not in check) mates in one.
@@ -114,9 +98,7 @@ impl Worker<'_> {
         if !in_check {
             // The futility test below takes the static `stand`, not this.
             let stand_pat = match tt_entry {
-                Some(e) if QS_TT_STAND_PAT => {
-                    tt_stand_pat(stand, score_from_tt(e.score, ply), e.bound)
-                }
+                Some(e) if QS_TT_STAND_PAT => e.bound.refine(stand, score_from_tt(e.score, ply)),
                 _ => stand,
             };
             if let Some(v) = self.stand_pat_cut(pos, stand_pat, beta, tt_entry.is_none(), ply) {

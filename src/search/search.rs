@@ -633,8 +633,6 @@ struct NodeState {
     tt_hit: bool,
     /// Static evaluation with the correction history (`-INFINITE` in check).
     corrected_eval: i32,
-    /// The correction history's part of `corrected_eval` (0 in check).
-    correction: i32,
     /// `corrected_eval`, or a TT bound on the right side of it.
     static_eval: i32,
     /// Whether `static_eval` is above the one two plies before.
@@ -1253,19 +1251,10 @@ impl<'a> Worker<'a> {
         } else {
             self.corrected_value(pos, ply)
         };
-        let correction = if in_check {
-            0
-        } else {
-            corrected_eval - self.static_value(ply)
+        let static_eval = match tt.bound {
+            Some((s, b)) if !in_check => b.refine(corrected_eval, s),
+            _ => corrected_eval,
         };
-        let mut static_eval = corrected_eval;
-        if let Some((s, b)) = tt.bound
-            && !in_check
-            && s.abs() < MATE_BOUND
-            && ((b == Bound::Lower && s > static_eval) || (b == Bound::Upper && s < static_eval))
-        {
-            static_eval = s;
-        }
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check
             && ply >= 2
@@ -1289,7 +1278,6 @@ impl<'a> Worker<'a> {
             tt_capture: false,
             tt_hit: tt.bound.is_some(),
             corrected_eval,
-            correction,
             static_eval,
             improving,
             tt_extension: 0,
@@ -1818,8 +1806,11 @@ impl<'a> Worker<'a> {
         if mv.quiet {
             r -= mv.order / LMR_HISTORY_DIV;
         }
-        if let Some(div) = CORRECTION_LMR_DIV {
-            r -= node.correction.abs() / div;
+        if let Some(div) = CORRECTION_LMR_DIV
+            && !node.in_check
+        {
+            let correction = node.corrected_eval - self.static_value(node.ply);
+            r -= correction.abs() / div;
         }
         if mv.check
             && let Some(cap) = CHECK_MAX_REDUCTION

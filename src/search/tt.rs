@@ -6,6 +6,7 @@
 //! miss. Slots are grouped in buckets of [`BUCKET`]; a store replaces the
 //! same key, else the least valuable slot (old generation, shallow depth).
 
+use super::MATE_BOUND;
 use crate::moves::Move;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
@@ -31,6 +32,23 @@ impl Bound {
             Bound::Exact => true,
             Bound::Lower => score >= beta,
             Bound::Upper => score <= alpha,
+        }
+    }
+
+    /// The static evaluation `eval` refined by a stored `score` with this
+    /// bound: the score when the bound says the truth lies beyond `eval`
+    /// (a lower bound above it, an upper bound below it), else `eval`;
+    /// never a mate score.
+    pub fn refine(self, eval: i32, score: i32) -> i32 {
+        let beyond = match self {
+            Bound::Exact => false,
+            Bound::Lower => score > eval,
+            Bound::Upper => score < eval,
+        };
+        if beyond && score.abs() < MATE_BOUND {
+            score
+        } else {
+            eval
         }
     }
 
