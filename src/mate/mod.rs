@@ -288,7 +288,7 @@ fn prove(
         clock.finishing = true;
         clock.node_limit = dfpn.nodes.saturating_add(LINE_NODE_LIMIT);
         match exact.or_else(|| pv::principal_line(&mut dfpn, pos, clock)) {
-            Some(line) => MateResult::Mate(line),
+            Some(line) => MateResult::Mate(pv::without_final_useless_drop(pos, line)),
             None => {
                 log::error!("mate proven but no line could be extracted");
                 MateResult::Timeout

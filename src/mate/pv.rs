@@ -239,10 +239,45 @@ fn takes_exactly(
         .map(|mated| !mated)
 }
 
+/// Whether the drop interposition `m`, after which the attacker's best
+/// reply captures the dropped piece, is useless (無駄合い) in an exact line:
+/// the position after the capture with the piece handed back (the
+/// attacker without it, the defender with it, as if it had never been
+/// dropped) is still mated within `plies` (the length after the capture).
+/// An interposition whose piece the attacker needs is a real defence (有効合),
+/// counted as the composers count it. `None` when the search stopped.
+fn needless_piece(
+    dfpn: &mut Dfpn<'_>,
+    child: &Position,
+    m: Move,
+    ply: usize,
+    plies: usize,
+    poll: &mut dyn Poll,
+) -> Option<bool> {
+    let Some((r, _)) = best_check(dfpn, child) else {
+        return Some(false);
+    };
+    let mut back = child.play(r);
+    let attacker = child.side_to_move();
+    let pt = m.dropped();
+    let held = back.hand(attacker).count(pt);
+    if held == 0 {
+        return Some(false);
+    }
+    back.set_hand(attacker, pt, held - 1);
+    back.finish();
+    if dfpn.on_path(back.key()).is_some() {
+        return Some(false);
+    }
+    dfpn.mate_within(&back, ply + 1, plies, poll)
+}
+
 /// The defender's step from `pos` (at `ply`), mated in exactly `plies`: a
 /// real defence whose mate takes `plies - 1`; when only useless
 /// interpositions (無駄合い) take that long, a real defence that takes
-/// `plies - 3` (the drop ranks as two plies shorter), else the drop.
+/// `plies - 3` (the drop ranks as two plies shorter), else the drop. A drop
+/// the attacker captures at once is useless only when the mate after the
+/// capture does not need the piece ([`needless_piece`]).
 /// `None` when the search stopped.
 fn exact_and(
     dfpn: &mut Dfpn<'_>,
@@ -253,31 +288,49 @@ fn exact_and(
 ) -> ExactStep {
     let mut list = MoveList::new();
     legal_moves(pos, &mut list);
-    // (useless, drop, shorter stored proof first as a negative) per reply.
+    // (captured at once, drop, shorter stored proof first as a negative)
+    // per reply.
     let mut replies: Vec<(bool, bool, i32, Move, Position)> = Vec::new();
     for &m in list.iter() {
         let child = pos.play(m);
         if dfpn.on_path(child.key()).is_some() {
             continue;
         }
-        let useless = useless_drop(dfpn, &child, m);
+        let captured = useless_drop(dfpn, &child, m);
         let len = -i32::from(dfpn.proof_len(&child));
-        replies.push((useless, m.is_drop(), len, m, child));
+        replies.push((captured, m.is_drop(), len, m, child));
     }
     replies.sort_by_key(|r| (r.0, r.1, r.2));
     let mut useless_longest = None;
-    for (useless, _, _, m, child) in &replies {
+    // Drops captured at once whose piece the mate needs: real defences.
+    let mut needed = Vec::new();
+    for (captured, _, _, m, child) in &replies {
         if takes_exactly(dfpn, child, ply + 1, plies - 1, poll)? {
-            if !useless {
+            if !captured {
+                return Some((*m, plies - 1));
+            }
+            let needless = needless_piece(dfpn, child, *m, ply + 1, plies - 2, poll)?;
+            log::debug!(
+                "ply {ply}: interposition {m} captured at once, its piece needed: {}",
+                !needless
+            );
+            if !needless {
                 return Some((*m, plies - 1));
             }
             useless_longest.get_or_insert(*m);
+        } else if *captured {
+            needed.push(*m);
         }
     }
     let drop = useless_longest?;
     if plies >= 4 {
-        for (useless, _, _, m, child) in &replies {
-            if !useless && takes_exactly(dfpn, child, ply + 1, plies - 3, poll)? {
+        for (captured, _, _, m, child) in &replies {
+            let real = !captured
+                || needed.contains(m) && {
+                    // A drop that takes `plies - 3` is real when it needs its piece.
+                    !needless_piece(dfpn, child, *m, ply + 1, plies - 4, poll)?
+                };
+            if real && takes_exactly(dfpn, child, ply + 1, plies - 3, poll)? {
                 return Some((*m, plies - 3));
             }
         }
@@ -325,6 +378,47 @@ pub fn exact_line(
         dfpn.leave(key);
     }
     (complete && is_mating_line(root, &line)).then_some(line)
+}
+
+/// Whether the defender of `pos` has only useless interpositions (無駄合い)
+/// left: it has legal moves, every one a drop that some capture of the
+/// dropped piece answers with mate at once. Composers count `pos` as mated
+/// (the drop and its capture are not part of the solution).
+pub fn only_useless_drops(pos: &Position) -> bool {
+    let mut list = MoveList::new();
+    legal_moves(pos, &mut list);
+    !list.is_empty()
+        && list.iter().all(|&d| {
+            if !d.is_drop() {
+                return false;
+            }
+            let child = pos.play(d);
+            let mut answers = MoveList::new();
+            legal_moves(&child, &mut answers);
+            answers.iter().any(|&r| {
+                !r.is_drop() && r.to() == d.to() && {
+                    let after = child.play(r);
+                    after.in_check() && !has_legal_move(&after)
+                }
+            })
+        })
+}
+
+/// `line` (a checked mating line from `root`) without a last useless
+/// interposition and its capture: when the defender's position before its
+/// last move has only useless drops left ([`only_useless_drops`]), the line
+/// ends there, as composers count it (e.g. 579 plies, not 581).
+pub fn without_final_useless_drop(root: &Position, mut line: Vec<Move>) -> Vec<Move> {
+    if line.len() >= 3 {
+        let mut pos = root.clone();
+        for &m in &line[..line.len() - 2] {
+            pos = pos.play(m);
+        }
+        if only_useless_drops(&pos) {
+            line.truncate(line.len() - 2);
+        }
+    }
+    line
 }
 
 /// Whether `line` from `root` is a legal tsume line: every attacker move

@@ -136,3 +136,60 @@ fn exact_line_ranks_a_useless_interposition_two_plies_shorter() {
         .collect();
     assert_eq!(line.join(" "), "G*4c 3c2b 4d2d 2b1a 2d2a+");
 }
+
+#[test]
+fn exact_line_counts_an_interposition_whose_piece_the_mate_needs() {
+    // game-075: the rook dropped on 6i is taken at once, but the attacker
+    // drops it again on 7i later (有効合): 11 plies, as YaneuraOu and
+    // KomoringHeights count it, not the 9 of the line without the drop.
+    let control = Control::default();
+    control.reset(false);
+    let mut table = Table::new(16);
+    let sfen = "lns2n3/1+L4kb1/pp1GG2p1/4ppp1P/3P5/1BP1S4/PPN1PLPP+s/2S3G2/LK1+p1r3 w R3Pgn 67";
+    let (best, line) = shortest_proven(sfen, &mut table, &control);
+    assert_eq!(best, 11);
+    let line: Vec<String> = line
+        .expect("a line")
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    assert_eq!(line.len(), 11, "{line:?}");
+    assert_eq!(line[1], "R*6i", "{line:?}");
+}
+
+#[test]
+fn a_check_answered_only_by_useless_drops_ends_the_line() {
+    // The rook on 1i checks the king on 1a; the golds cover 2a, 2b and 1b,
+    // so every pawn drop on the file is taken by the rook with mate.
+    let pos = parse_sfen("8k/6G2/7G1/9/9/9/9/9/K7R w p 1").unwrap();
+    assert!(pv::only_useless_drops(&pos));
+    // Without the gold on 2c the king takes a rook on 1b: P*1b is real.
+    assert!(!pv::only_useless_drops(
+        &parse_sfen("8k/6G2/9/9/9/9/9/9/K7R w p 1").unwrap()
+    ));
+    // Mated outright: no moves at all, so nothing to leave out.
+    assert!(!pv::only_useless_drops(
+        &parse_sfen("8k/6G2/7G1/9/9/9/9/9/K7R w - 1").unwrap()
+    ));
+    // A line ending with such a drop and its capture loses the two plies.
+    let root = parse_sfen("8k/6G2/7G1/9/9/9/9/9/K8 b Rp 1").unwrap();
+    let line = moves_from(&root, &["R*1i", "P*1e", "1i1e"]);
+    assert!(pv::is_mating_line(&root, &line));
+    let kept = pv::without_final_useless_drop(&root, line.clone());
+    assert_eq!(kept, line[..1].to_vec());
+    // A line that ends in a real mate is kept whole.
+    let real = moves_from(&root, &["R*1b"]);
+    assert_eq!(pv::without_final_useless_drop(&root, real.clone()), real);
+}
+
+/// The moves `usi` played one after another from `pos`.
+fn moves_from(pos: &Position, usi: &[&str]) -> Vec<Move> {
+    let mut pos = pos.clone();
+    usi.iter()
+        .map(|s| {
+            let m = crate::sfen::parse_move(&pos, s).unwrap();
+            pos = pos.play(m);
+            m
+        })
+        .collect()
+}
