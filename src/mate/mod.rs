@@ -67,6 +67,11 @@ const SHORTEN_NODE_FACTOR: u64 = 9;
 const SHORTEN_MIN_NODES: u64 = 4096;
 /// Share (in percent) of the remaining time the line shortening may take.
 const SHORTEN_SHARE_PERCENT: u64 = 50;
+/// The line shortening's first two stages (see [`shorten`]) give up when
+/// one step (from the root) or one position's exact length (from the end
+/// of the line) takes more than the proof's nodes divided by this (0: from
+/// the root only, without a limit per step).
+const STEP_DIVISOR: u64 = 3;
 /// Share (in percent) of the time then left that the exact line may take
 /// (the rest is for the line of the known lengths, if it runs out).
 const EXACT_LINE_SHARE_PERCENT: u64 = 60;
@@ -351,10 +356,18 @@ impl Shortest {
     }
 }
 
-/// Spends part of the remaining time looking for shorter mates: df-pn again
-/// with the length limited to two plies less than the mate known, until no
-/// such mate exists (the mate is then a shortest one), or the share of time
-/// or nodes is spent. Bounded by nodes when there is no time limit.
+/// Spends part of the remaining time looking for shorter mates, until no
+/// mate two plies shorter than the one known exists (the mate is then a
+/// shortest one), or the share of time or nodes is spent. Bounded by nodes
+/// when there is no time limit. Three stages share the budget:
+/// 1. from the root ([`shorten_within`]), its first step within
+///    [`STEP_DIVISOR`]'s share of the proof's nodes: long problems come
+///    down cheaply this way, unless the first step must already disprove
+///    a shorter mate or find a detour deep in the line;
+/// 2. when the first step found no shorter mate, from the end of the line
+///    ([`shorten_from_the_end`]), each position within the same share,
+///    which finds such a detour where it starts;
+/// 3. from the root again with whatever is left.
 fn shorten(
     dfpn: &mut Dfpn<'_>,
     pos: &Position,
@@ -364,32 +377,57 @@ fn shorten(
     let proof_nodes = dfpn.nodes;
     let saved_deadline = clock.share_deadline(SHORTEN_SHARE_PERCENT);
     // `dfpn.nodes` counts on from the proof's.
-    clock.node_limit = proof_nodes
+    let node_limit = proof_nodes
         .saturating_add(proof_nodes.saturating_mul(SHORTEN_NODE_FACTOR))
         .saturating_add(SHORTEN_MIN_NODES);
-    let shortest = shorten_within(dfpn, pos, proven_len, clock);
+    let step = proof_nodes
+        .checked_div(STEP_DIVISOR)
+        .map_or(u64::MAX, |n| n + SHORTEN_MIN_NODES);
+    let mut shortest = shorten_within(dfpn, pos, proven_len, clock, step, node_limit);
+    // The line's end first only when the root made no progress: when it
+    // did, what remains is mostly the disproof of a shorter mate, which the
+    // root's search finds best on its own (astral-traveler's 579 plies took
+    // longer than the time after the end's searches).
+    let from_the_end = shortest.plies >= proven_len;
+    if step != u64::MAX && from_the_end && !shortest.proven && !clock.out_of_time() {
+        dfpn.stopped = false;
+        shortest = shorten_from_the_end(dfpn, pos, shortest.plies, clock, step, node_limit);
+    }
+    if step != u64::MAX && !shortest.proven && !clock.out_of_time() {
+        dfpn.stopped = false;
+        shortest = shorten_within(dfpn, pos, shortest.plies, clock, u64::MAX, node_limit);
+    }
     dfpn.stopped = false;
     clock.deadline = saved_deadline;
     clock.node_limit = u64::MAX;
     shortest
 }
 
-/// The loop of [`shorten`], within whatever budget `poll` keeps.
+/// The shortening from the root: df-pn again with the length limited to
+/// two plies less than the mate known, until no such mate exists, the first
+/// step within `step` nodes and all within `node_limit` (counted from 0).
 fn shorten_within(
     dfpn: &mut Dfpn<'_>,
     pos: &Position,
     proven_len: usize,
-    poll: &mut dyn Poll,
+    clock: &mut Clock<'_>,
+    step: u64,
+    node_limit: u64,
 ) -> Shortest {
     let mut best = dfpn
         .probe(pos)
         .filter(|v| v.pn == 0)
-        .map_or(proven_len, |v| v.len as usize);
+        .map_or(proven_len, |v| (v.len as usize).min(proven_len));
     // A mate of one ply is a shortest one.
     let mut proven = best == 1;
     while best >= 3 && !dfpn.stopped {
         dfpn.limit = best - 2;
-        let v = dfpn.mid(pos, 0, INF, INF, poll);
+        // Only the first step is held to `step`: a stopped search's
+        // numbers resume badly, so a step that found shorter mates before
+        // goes on to the end of the budget.
+        let cap = if best >= proven_len { step } else { u64::MAX };
+        clock.node_limit = dfpn.nodes.saturating_add(cap).min(node_limit);
+        let v = dfpn.mid(pos, 0, INF, INF, clock);
         if v.pn != 0 {
             // Disproven within the limit, with no path cut by the ply cap
             // and not merely stopped: no mate of `best - 2` plies or fewer.
@@ -404,5 +442,119 @@ fn shorten_within(
     Shortest {
         plies: best,
         proven,
+    }
+}
+
+/// The exact length of the proven `pos` (at `ply`, the path above it
+/// entered): its stored proof length, lowered by searches limited to two
+/// plies less until one fails. `None` when the search stopped.
+fn exact_length(
+    dfpn: &mut Dfpn<'_>,
+    pos: &Position,
+    ply: usize,
+    poll: &mut dyn Poll,
+) -> Option<usize> {
+    let mut best = dfpn.proof_len(pos) as usize;
+    while best >= 3 {
+        log::trace!(
+            "exact length at ply {ply}: within {}? at {} nodes",
+            best - 2,
+            dfpn.nodes
+        );
+        if !dfpn.mate_within(pos, ply, best - 2, poll)? {
+            break;
+        }
+        let shorter = dfpn.proof_len(pos) as usize;
+        if shorter >= best {
+            return None;
+        }
+        best = shorter;
+    }
+    Some(best)
+}
+
+/// The line shortening from the end of the line back to the root: the
+/// exact length ([`exact_length`]) of each of the attacker's positions on
+/// the line, the last first. Each one's searches find the deeper positions
+/// exact in the table (a proof of their length, and the bound that no
+/// shorter mate exists), so they stop where the line goes on and search
+/// only the rest: a shorter way (the attacker's detour in a long problem)
+/// is found where it starts, and a root-level search limited to two plies
+/// less than a long mate, which searches everything below it again, is
+/// left to the end, when it is cheap. When a position's mate gets shorter
+/// than the line's rest from it, the line from there is taken again from
+/// the table and its new end comes first. Falls back to the root's proof
+/// length, not proven shortest, when the budget runs out.
+fn shorten_from_the_end(
+    dfpn: &mut Dfpn<'_>,
+    root: &Position,
+    proven_len: usize,
+    clock: &mut Clock<'_>,
+    per_position: u64,
+    node_limit: u64,
+) -> Shortest {
+    let unproven = |dfpn: &Dfpn<'_>| Shortest {
+        plies: (dfpn.proof_len(root) as usize).min(proven_len),
+        proven: false,
+    };
+    clock.node_limit = dfpn.nodes.saturating_add(per_position).min(node_limit);
+    let line = pv::principal_line(dfpn, root, clock);
+    log::trace!(
+        "shortening from the end: a line of {:?} plies at {} nodes",
+        line.as_ref().map(Vec::len),
+        dfpn.nodes
+    );
+    let Some(mut line) = line else {
+        return unproven(dfpn);
+    };
+    // The attacker's positions on the line, from the last one back.
+    let mut k = line.len().saturating_sub(1) & !1;
+    loop {
+        let mut path = Vec::with_capacity(k + 1);
+        let mut pos = root.clone();
+        for (ply, &m) in line[..k].iter().enumerate() {
+            dfpn.enter(pos.key(), ply);
+            path.push(pos.key());
+            pos = pos.play(m);
+        }
+        clock.node_limit = dfpn.nodes.saturating_add(per_position).min(node_limit);
+        let exact = exact_length(dfpn, &pos, k, clock);
+        log::trace!(
+            "shortening from the end: ply {k} of {}: {exact:?} at {} nodes",
+            line.len(),
+            dfpn.nodes
+        );
+        let tail = match exact {
+            Some(e) if e < line.len() - k => pv::principal_line(dfpn, &pos, clock),
+            _ => None,
+        };
+        for key in path {
+            dfpn.leave(key);
+        }
+        let Some(exact) = exact else {
+            return unproven(dfpn);
+        };
+        if k == 0 {
+            log::debug!(
+                "shortening from the end: {exact} plies at {} nodes",
+                dfpn.nodes
+            );
+            return Shortest {
+                plies: exact,
+                proven: true,
+            };
+        }
+        match tail {
+            Some(tail) if tail.len() < line.len() - k => {
+                line.truncate(k);
+                line.extend(tail);
+                log::debug!(
+                    "shortening from the end: ply {k}, line now {} plies",
+                    line.len()
+                );
+                k = line.len().saturating_sub(1) & !1;
+            }
+            _ => k -= 2,
+        }
     }
 }

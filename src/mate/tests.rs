@@ -89,7 +89,14 @@ fn shortest_proven(sfen: &str, table: &mut Table, control: &Control) -> (usize, 
     let mut dfpn = Dfpn::new(table, pos.side_to_move());
     let root = dfpn.mid(&pos, 0, INF, INF, &mut clock);
     assert_eq!(root.pn, 0, "{sfen}");
-    let shortest = shorten_within(&mut dfpn, &pos, root.len as usize, &mut clock);
+    let shortest = shorten_within(
+        &mut dfpn,
+        &pos,
+        root.len as usize,
+        &mut clock,
+        u64::MAX,
+        u64::MAX,
+    );
     assert!(shortest.proven, "{sfen}");
     let line = pv::exact_line(&mut dfpn, &pos, shortest.plies, &mut clock);
     (shortest.plies, line)
