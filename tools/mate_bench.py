@@ -180,8 +180,8 @@ def check_line(sfen, moves):
 
 
 def classify(sfen, line):
-    words = line.split()
     """(kind, plies sent, plies with a last useless interposition counted)."""
+    words = line.split()
     if len(words) >= 2 and words[1] == "nomate":
         return "nomate", None, None
     if len(words) < 2 or words[1] in ("timeout", "none", "notimplemented"):

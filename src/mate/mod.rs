@@ -79,7 +79,9 @@ const EXACT_LINE_SHARE_PERCENT: u64 = 60;
 /// The outcome of a mate search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MateResult {
-    /// A mating line, attacker's move first, ending in mate.
+    /// A mating line, attacker's move first, ending in mate or in a check
+    /// that only useless interpositions answer (see
+    /// [`pv::without_final_useless_drop`]).
     Mate(Vec<Move>),
     /// Proven: no mate exists.
     NoMate,
@@ -525,7 +527,7 @@ fn shorten_from_the_end(
             dfpn.nodes
         );
         let tail = match exact {
-            Some(e) if e < line.len() - k => pv::principal_line(dfpn, &pos, clock),
+            Some(e) if e < line.len() - k => pv::principal_line_at(dfpn, &pos, k, clock),
             _ => None,
         };
         for key in path {

@@ -145,6 +145,7 @@ fn and_step(
 fn line_positions(
     dfpn: &mut Dfpn<'_>,
     root: &Position,
+    ply0: usize,
     defence: Defence,
     banned: &Banned,
     poll: &mut dyn Poll,
@@ -158,12 +159,13 @@ fn line_positions(
         if line.len() >= MAX_LINE {
             break false;
         }
-        dfpn.enter(pos.key(), line.len());
+        let ply = ply0 + line.len();
+        dfpn.enter(pos.key(), ply);
         entered.push(pos.key());
         let step = if pos.side_to_move() == attacker {
-            or_step(dfpn, &pos, line.len(), poll)
+            or_step(dfpn, &pos, ply, poll)
         } else {
-            and_step(dfpn, &pos, line.len(), defence, banned, poll)
+            and_step(dfpn, &pos, ply, defence, banned, poll)
         };
         match step {
             Step::Play(m) => {
@@ -257,6 +259,9 @@ fn needless_piece(
     let Some((r, _)) = best_check(dfpn, child) else {
         return Some(false);
     };
+    if r.is_drop() || r.to() != m.to() {
+        return Some(false);
+    }
     let mut back = child.play(r);
     let attacker = child.side_to_move();
     let pt = m.dropped();
@@ -265,6 +270,11 @@ fn needless_piece(
         return Some(false);
     }
     back.set_hand(attacker, pt, held - 1);
+    // Back to the defender: the table's keys count on every piece being
+    // somewhere (the defender's hand is not in them).
+    let defender = attacker.flip();
+    let theirs = back.hand(defender).count(pt);
+    back.set_hand(defender, pt, theirs + 1);
     back.finish();
     if dfpn.on_path(back.key()).is_some() {
         return Some(false);
@@ -302,7 +312,8 @@ fn exact_and(
     }
     replies.sort_by_key(|r| (r.0, r.1, r.2));
     let mut useless_longest = None;
-    // Drops captured at once whose piece the mate needs: real defences.
+    // Drops captured at once that do not take `plies - 1`: real defences
+    // of `plies - 3` if their piece is needed (tested below).
     let mut needed = Vec::new();
     for (captured, _, _, m, child) in &replies {
         if takes_exactly(dfpn, child, ply + 1, plies - 1, poll)? {
@@ -445,10 +456,21 @@ pub fn principal_line(
     root: &Position,
     poll: &mut dyn Poll,
 ) -> Option<Vec<Move>> {
+    principal_line_at(dfpn, root, 0, poll)
+}
+
+/// [`principal_line`] from `root` reached at `ply0`, the path above it
+/// entered (its searches store and detect repetitions at the true plies).
+pub fn principal_line_at(
+    dfpn: &mut Dfpn<'_>,
+    root: &Position,
+    ply0: usize,
+    poll: &mut dyn Poll,
+) -> Option<Vec<Move>> {
     let mut banned = Banned::new();
     let mut found = None;
     for _ in 0..LINE_ATTEMPTS {
-        match line_positions(dfpn, root, Defence::Longest, &banned, poll) {
+        match line_positions(dfpn, root, ply0, Defence::Longest, &banned, poll) {
             Ok(line) => {
                 found = Some(line);
                 break;
@@ -459,7 +481,7 @@ pub fn principal_line(
     }
     let line = match found {
         Some(line) => line,
-        None => line_positions(dfpn, root, Defence::Shortest, &Banned::new(), poll).ok()?,
+        None => line_positions(dfpn, root, ply0, Defence::Shortest, &Banned::new(), poll).ok()?,
     };
     if is_mating_line(root, &line) {
         Some(line)

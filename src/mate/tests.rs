@@ -170,7 +170,9 @@ fn a_check_answered_only_by_useless_drops_ends_the_line() {
     // so every pawn drop on the file is taken by the rook with mate.
     let pos = parse_sfen("8k/6G2/7G1/9/9/9/9/9/K7R w p 1").unwrap();
     assert!(pv::only_useless_drops(&pos));
-    // Without the gold on 2c the king takes a rook on 1b: P*1b is real.
+    // Without the gold on 2c the defender still has only drops (the king's
+    // squares are all covered), but the king takes a rook on 1b: P*1b is
+    // a real defence.
     assert!(!pv::only_useless_drops(
         &parse_sfen("8k/6G2/9/9/9/9/9/9/K7R w p 1").unwrap()
     ));
@@ -184,8 +186,12 @@ fn a_check_answered_only_by_useless_drops_ends_the_line() {
     assert!(pv::is_mating_line(&root, &line));
     let kept = pv::without_final_useless_drop(&root, line.clone());
     assert_eq!(kept, line[..1].to_vec());
-    // A line that ends in a real mate is kept whole.
+    // Lines that end in a real mate are kept whole.
     let real = moves_from(&root, &["R*1b"]);
+    assert_eq!(pv::without_final_useless_drop(&root, real.clone()), real);
+    let root = parse_sfen("3sks3/9/4S4/9/9/9/9/9/9 b 2G 1").unwrap();
+    let real = moves_from(&root, &["G*5b", "4a5b", "G*4b"]);
+    assert!(pv::is_mating_line(&root, &real));
     assert_eq!(pv::without_final_useless_drop(&root, real.clone()), real);
 }
 
