@@ -283,6 +283,9 @@ fn prove(
                 root.len, dfpn.nodes
             ));
         }
+        // The proof's line while its entries are fresh, whatever the time:
+        // the answer when no shorter line comes within the time left.
+        let first_line = line_of_the_proof(&mut dfpn, pos, clock, true);
         let shortest = shorten(&mut dfpn, pos, root.len as usize, clock);
         if let Some(out) = out {
             let _ = out.send(shortest.usi());
@@ -292,9 +295,10 @@ fn prove(
         } else {
             None
         };
-        clock.finishing = true;
-        clock.node_limit = dfpn.nodes.saturating_add(LINE_NODE_LIMIT);
-        match exact.or_else(|| pv::principal_line(&mut dfpn, pos, clock)) {
+        let line = exact
+            .or_else(|| line_of_the_proof(&mut dfpn, pos, clock, false))
+            .or(first_line);
+        match line {
             Some(line) => MateResult::Mate(pv::without_final_useless_drop(pos, line)),
             None => {
                 log::error!("mate proven but no line could be extracted");
@@ -331,6 +335,24 @@ fn exact_line(
     }
     dfpn.stopped = false;
     clock.deadline = saved_deadline;
+    clock.node_limit = u64::MAX;
+    line
+}
+
+/// The line of the known lengths ([`pv::principal_line`]) within
+/// [`LINE_NODE_LIMIT`] nodes, and, unless `whatever_the_time`, within the
+/// time and `stop`.
+fn line_of_the_proof(
+    dfpn: &mut Dfpn<'_>,
+    pos: &Position,
+    clock: &mut Clock<'_>,
+    whatever_the_time: bool,
+) -> Option<Vec<Move>> {
+    clock.finishing = whatever_the_time;
+    clock.node_limit = dfpn.nodes.saturating_add(LINE_NODE_LIMIT);
+    let line = pv::principal_line(dfpn, pos, clock);
+    dfpn.stopped = false;
+    clock.finishing = false;
     clock.node_limit = u64::MAX;
     line
 }
