@@ -314,7 +314,7 @@ fn exact_and(
     let mut useless_longest = None;
     // Drops captured at once that do not take `plies - 1`: real defences
     // of `plies - 3` if their piece is needed (tested below).
-    let mut needed = Vec::new();
+    let mut shorter_captured = Vec::new();
     for (captured, _, _, m, child) in &replies {
         if takes_exactly(dfpn, child, ply + 1, plies - 1, poll)? {
             if !captured {
@@ -330,18 +330,20 @@ fn exact_and(
             }
             useless_longest.get_or_insert(*m);
         } else if *captured {
-            needed.push(*m);
+            shorter_captured.push(*m);
         }
     }
     let drop = useless_longest?;
     if plies >= 4 {
         for (captured, _, _, m, child) in &replies {
-            let real = !captured
-                || needed.contains(m) && {
-                    // A drop that takes `plies - 3` is real when it needs its piece.
-                    !needless_piece(dfpn, child, *m, ply + 1, plies - 4, poll)?
-                };
-            if real && takes_exactly(dfpn, child, ply + 1, plies - 3, poll)? {
+            if *captured && !shorter_captured.contains(m) {
+                continue;
+            }
+            if !takes_exactly(dfpn, child, ply + 1, plies - 3, poll)? {
+                continue;
+            }
+            // A drop captured at once is real when the mate needs its piece.
+            if !captured || !needless_piece(dfpn, child, *m, ply + 1, plies - 4, poll)? {
                 return Some((*m, plies - 3));
             }
         }
