@@ -166,13 +166,13 @@ def main():
                 print("the log ran out of positions", file=sys.stderr)
                 break
         a, _ = yo.mate(sfen, args.ms)
-        ka, la = classify(sfen, a)
+        ka, _, la = classify(sfen, a)
         if ka == "nomate" and nomates >= max_nomates:
             continue
         if ka not in ("mate", "nomate"):
             continue
         b, _ = kh.mate(sfen, args.ms)
-        kb, lb = classify(sfen, b)
+        kb, _, lb = classify(sfen, b)
         if ka != kb:
             print(f"disagree {sfen}: yo {ka} {la} kh {kb} {lb}", file=sys.stderr)
             continue
