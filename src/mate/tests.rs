@@ -125,22 +125,28 @@ fn exact_line_is_as_long_as_the_shortest_mate() {
     }
 }
 
+/// The shortest length of `sfen` (proven, see [`shortest_proven`]) and its
+/// exact line in USI, on a fresh table.
+fn exact_usi_line(sfen: &str) -> (usize, Vec<String>) {
+    let control = Control::default();
+    control.reset(false);
+    let mut table = Table::new(16);
+    let (best, line) = shortest_proven(sfen, &mut table, &control);
+    let line = line
+        .expect("a line")
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    (best, line)
+}
+
 #[test]
 fn exact_line_ranks_a_useless_interposition_two_plies_shorter() {
     // gen-097: YaneuraOu and KomoringHeights count 7 plies with a drop on
     // 2c, which the rook takes at once (無駄合い); the line plays the real
     // defence, 5 plies.
-    let control = Control::default();
-    control.reset(false);
-    let mut table = Table::new(16);
-    let sfen = "8G/9/6k2/5R1l1/3+P5/7R1/9/9/9 b GS2b2g3s4n3l17p 1";
-    let (best, line) = shortest_proven(sfen, &mut table, &control);
+    let (best, line) = exact_usi_line("8G/9/6k2/5R1l1/3+P5/7R1/9/9/9 b GS2b2g3s4n3l17p 1");
     assert_eq!(best, 7);
-    let line: Vec<String> = line
-        .expect("a line")
-        .iter()
-        .map(|m| m.to_string())
-        .collect();
     assert_eq!(line.join(" "), "G*4c 3c2b 4d2d 2b1a 2d2a+");
 }
 
@@ -149,17 +155,10 @@ fn exact_line_counts_an_interposition_whose_piece_the_mate_needs() {
     // game-075: the rook dropped on 6i is taken at once, but the attacker
     // drops it again on 7i later (有効合): 11 plies, as YaneuraOu and
     // KomoringHeights count it, not the 9 of the line without the drop.
-    let control = Control::default();
-    control.reset(false);
-    let mut table = Table::new(16);
-    let sfen = "lns2n3/1+L4kb1/pp1GG2p1/4ppp1P/3P5/1BP1S4/PPN1PLPP+s/2S3G2/LK1+p1r3 w R3Pgn 67";
-    let (best, line) = shortest_proven(sfen, &mut table, &control);
+    let (best, line) = exact_usi_line(
+        "lns2n3/1+L4kb1/pp1GG2p1/4ppp1P/3P5/1BP1S4/PPN1PLPP+s/2S3G2/LK1+p1r3 w R3Pgn 67",
+    );
     assert_eq!(best, 11);
-    let line: Vec<String> = line
-        .expect("a line")
-        .iter()
-        .map(|m| m.to_string())
-        .collect();
     assert_eq!(line.len(), 11, "{line:?}");
     assert_eq!(line[1], "R*6i", "{line:?}");
 }
