@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Paired move-quality test of two or more builds, judged by a stronger
+search: a cheaper, less noisy screen than a match.
+
+The positions are one side's positions of logged games (`tools/match.py
+--log`, with its `.out` progress file to know which side engine 1 played).
+Every build replays each game from a fresh state (`isready`), searching
+each of those positions in order with `go nodes N` while the game's own
+moves are played, so the tables and histories carry from move to move as
+in a game. The judge (by default YaneuraOu's material build) then scores
+the position after each distinct move chosen, with a fresh table, at
+`--jnodes`; a move's value is minus the judge's score for the side to
+move after it (mates as +-30,000 minus the distance; clipped to
++-2,000 for the means).
+
+Prints, for each build after the first, the mean of (build - first) over
+all positions with its standard error, and how often it chose a move the
+judge rates at least 150 cp better or worse. Most positions get the same
+move from both builds (difference 0), so the comparison is paired and far
+less noisy than the same number of games.
+
+  target/venv/bin/python tools/judge_moves.py target/matches/X.log \\
+      target/matches/X.out --games 0:10 --nodes 400000 \\
+      --engine base=target/bins/A --engine new=target/bins/B \\
+      [--judge target/sparring/yo-material --jnodes 2000000] \\
+      [--opt Evaluation=Material] [--dump FILE]
+
+Games are given as a range of the log's lines (0-based, end excluded).
+Two instances on different ranges use the two cores; `--dump` writes one
+line per position (game, ply, each build's move and value) for pooling.
+"""
+import argparse
+import math
+import subprocess
+import sys
+
+MATE = 30000
+CLIP = 2000
+
+
+class Engine:
+    def __init__(self, path, opts):
+        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self.send("usi")
+        self.wait("usiok")
+        for k, v in opts.items():
+            self.send(f"setoption name {k} value {v}")
+        self.ready()
+
+    def send(self, s):
+        self.p.stdin.write(s + "\n")
+
+    def wait(self, prefix):
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                raise EOFError("the engine exited")
+            if line.startswith(prefix):
+                return line
+
+    def ready(self):
+        self.send("isready")
+        self.wait("readyok")
+
+    def go(self, sfen, moves, nodes):
+        """(best move, score for the side to move or None)."""
+        self.send(f"position sfen {sfen}" + (" moves " + " ".join(moves) if moves else ""))
+        self.send(f"go nodes {nodes}")
+        score = None
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                raise EOFError("the engine exited")
+            if line.startswith("info") and " score " in line:
+                t = line.split()
+                i = t.index("score")
+                v = int(t[i + 2])
+                if t[i + 1] == "cp":
+                    score = v
+                else:
+                    score = (MATE - abs(v)) * (1 if v > 0 or t[i + 2] == "+0" else -1)
+            if line.startswith("bestmove"):
+                return line.split()[1], score
+
+    def close(self):
+        self.p.kill()
+
+
+def games_of(log, out, lo, hi):
+    """(index, sfen, moves, engine 1 plays sente) of the log's lines lo..hi."""
+    progress = [l for l in open(out) if l.startswith("game ")]
+    games = [l.rstrip("\n").split("\t") for l in open(log)]
+    for i in range(lo, min(hi, len(games), len(progress))):
+        g = games[i]
+        if len(g) < 4 or not g[3]:
+            continue
+        plies = int(progress[i].split("(", 1)[1].split(",")[1].split()[0])
+        if plies != len(g[3].split()):
+            print(f"warning: game {i}: log and progress differ, skipped", file=sys.stderr)
+            continue
+        yield i, g[2], g[3].split(), "E1 sente" in progress[i]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("log")
+    ap.add_argument("out")
+    ap.add_argument("--engine", action="append", required=True, help="NAME=PATH (first: the reference)")
+    ap.add_argument("--judge", default="target/sparring/yo-material")
+    ap.add_argument("--nodes", type=int, default=400000)
+    ap.add_argument("--jnodes", type=int, default=2000000)
+    ap.add_argument("--games", default="0:10")
+    ap.add_argument("--hash", type=int, default=64)
+    ap.add_argument("--opt", action="append", default=["Evaluation=Material"], help="NAME=VALUE for every build")
+    ap.add_argument("--dump")
+    a = ap.parse_args()
+    builds = [e.split("=", 1) for e in a.engine]
+    opts = {"USI_Hash": a.hash, "Threads": 1, "NetworkDelay": 0, "NetworkDelay2": 0}
+    opts.update(dict(o.split("=", 1) for o in a.opt))
+    judge = Engine(a.judge, {"USI_Hash": 256, "Threads": 1, "NetworkDelay": 0, "NetworkDelay2": 0,
+                             "BookFile": "no_book"})
+    lo, hi = map(int, a.games.split(":"))
+    diffs = {name: [] for name, _ in builds[1:]}
+    dump = open(a.dump, "a") if a.dump else None
+    for gi, sfen, moves, sente in games_of(a.log, a.out, lo, hi):
+        black_first = sfen.split()[1] == "b"
+        ours = [p for p in range(len(moves)) if (black_first == (p % 2 == 0)) == sente]
+        chosen = {}
+        for name, path in builds:
+            e = Engine(path, opts)
+            e.send("usinewgame")
+            chosen[name] = [e.go(sfen, moves[:p], a.nodes)[0] for p in ours]
+            e.close()
+        for j, p in enumerate(ours):
+            values = {}
+            for m in {chosen[name][j] for name, _ in builds}:
+                if m in ("resign", "win"):
+                    values[m] = -MATE if m == "resign" else MATE
+                    continue
+                judge.ready()
+                s = judge.go(sfen, moves[:p] + [m], a.jnodes)[1]
+                values[m] = -(s or 0)
+            ref = values[chosen[builds[0][0]][j]]
+            for name, _ in builds[1:]:
+                d = values[chosen[name][j]] - ref
+                diffs[name].append(max(-CLIP, min(CLIP, d)))
+            if dump:
+                cells = " ".join(f"{n}={chosen[n][j]}:{values[chosen[n][j]]}" for n, _ in builds)
+                dump.write(f"{gi}\t{p}\t{cells}\n")
+                dump.flush()
+        for name, v in diffs.items():
+            n = len(v)
+            mean = sum(v) / n
+            sd = math.sqrt(sum((x - mean) ** 2 for x in v) / max(1, n - 1))
+            better = sum(1 for x in v if x >= 150)
+            worse = sum(1 for x in v if x <= -150)
+            same = sum(1 for x in v if x == 0)
+            print(f"after game {gi}: {name} - {builds[0][0]}: {n} positions, mean {mean:+.1f} "
+                  f"+- {1.96 * sd / math.sqrt(n):.1f} cp, 150+ better {better}, worse {worse}, "
+                  f"equal {same}", flush=True)
+    judge.close()
+
+
+if __name__ == "__main__":
+    main()
