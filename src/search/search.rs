@@ -17,7 +17,7 @@ use super::correction::{
 use super::history::{CONT_PLIES, ContKey, ContKeys, History, PawnKey, bonus, piece_slot};
 use super::mate_probe::{MateProbe, PROBE_MIN_NODES, PROBE_POLL_INTERVAL};
 use super::movepick::{
-    COUNTER_SCORE, KILLER_SCORE, OrderHints, ScoredMoves, TT_MOVE_SCORE, captured,
+    COUNTER_SCORE, KILLER_SCORE, OrderHints, ScoredMoves, TT_MOVE_SCORE, captured, is_dominated,
 };
 use super::tactics::{CheckInfo, gives_check, mate_in_one, see_ge};
 use super::time::{Budget, Stability};
@@ -331,6 +331,13 @@ fn yaneuraou_reduction(node: &NodeState, mv: &MoveState, move_count: usize) -> i
     }
     (r / 1024).clamp(0, depth - 2)
 }
+
+/// Whether the node search (not the root) skips the non-promotions that
+/// promoting dominates (pawn, bishop, rook; [`is_dominated`]), as
+/// YaneuraOu does by not generating them; otherwise they come last. Off:
+/// on, 28-68-4 (30.0%) against YaneuraOu's material build at 300 ms on
+/// the first 100 openings, where HEAD has scored 34.0% (session 24).
+const SKIP_DOMINATED: bool = false;
 
 /// Largest static evaluation used (well inside the TT's 16-bit scores and
 /// below [`MATE_BOUND`]).
@@ -1524,7 +1531,7 @@ impl<'a> Worker<'a> {
                 (m, self.moves[ply].score(i))
             };
             i += 1;
-            if m == self.stack[ply].excluded {
+            if m == self.stack[ply].excluded || (SKIP_DOMINATED && is_dominated(pos, m)) {
                 continue;
             }
             let capture = captured(pos, m).is_some();
