@@ -25,7 +25,7 @@ use super::tt::{Bound, Tt};
 use super::{
     Control, INFINITE, MATE_BOUND, format_score, mate_in, mated_in, score_from_tt, score_to_tt,
 };
-use crate::eval::{Accumulator, Evaluator};
+use crate::eval::{Accumulator, Evaluator, capture_gain};
 use crate::movegen::{is_legal, is_legal_fast, legal_moves, legal_moves_and_checks};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -118,6 +118,14 @@ const LMP_BASE: i32 = 3;
 const FUTILITY_DEPTH: i32 = 7;
 const FUTILITY_BASE: i32 = 150;
 const FUTILITY_PER_DEPTH: i32 = 120;
+/// Futility pruning of captures (YaneuraOu's): at a reduced depth below
+/// `CAPTURE_FUTILITY_DEPTH`, a capture that does not check is skipped when
+/// the static evaluation plus the victim's value plus
+/// `CAPTURE_FUTILITY_BASE + CAPTURE_FUTILITY_PER_DEPTH * d` stays at or
+/// below alpha (`None`: off).
+const CAPTURE_FUTILITY_DEPTH: Option<i32> = None;
+const CAPTURE_FUTILITY_BASE: i32 = 218;
+const CAPTURE_FUTILITY_PER_DEPTH: i32 = 223;
 /// SEE pruning: at depth <= `SEE_DEPTH`, quiets losing more than
 /// `SEE_QUIET_MARGIN * d * d` and captures/checks losing more than
 /// `SEE_CAPTURE_MARGIN * d` are skipped.
@@ -1678,6 +1686,9 @@ impl<'a> Worker<'a> {
         let depth = node.depth;
         let m = mv.m;
         if !mv.quiet || (mv.check && PRUNING_SPARES_CHECKS) {
+            if self.futile_capture(pos, node, mv, move_count, alpha) {
+                return MovePruning::Skip;
+            }
             let skip = (!mv.check || !SEE_KEEPS_CHECKS)
                 && depth <= SEE_DEPTH
                 && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth);
@@ -1713,6 +1724,34 @@ impl<'a> Worker<'a> {
                 && (!m.is_drop() || SEE_PRUNES_DROPS)
                 && !see_ge(pos, m, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth),
         )
+    }
+
+    /// Step 11 for a capture ([`CAPTURE_FUTILITY_DEPTH`]): whether it
+    /// cannot lift the static evaluation to alpha at its reduced depth.
+    fn futile_capture(
+        &self,
+        pos: &Position,
+        node: &NodeState,
+        mv: &MoveState,
+        move_count: usize,
+        alpha: i32,
+    ) -> bool {
+        let Some(max_depth) = CAPTURE_FUTILITY_DEPTH else {
+            return false;
+        };
+        let Some(victim) = captured(pos, mv.m) else {
+            return false;
+        };
+        if mv.check || node.in_check {
+            return false;
+        }
+        let lmr_depth = (node.depth - 1 - reduction(node.depth, move_count)).max(0);
+        lmr_depth < max_depth
+            && node.static_eval
+                + CAPTURE_FUTILITY_BASE
+                + CAPTURE_FUTILITY_PER_DEPTH * lmr_depth
+                + capture_gain(victim)
+                <= alpha
     }
 
     /// Step 12: searches `child`, reached by move number `move_count`:
