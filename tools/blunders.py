@@ -50,7 +50,7 @@ def main():
     judge = Engine(args.judge, {"extra": dict(o.split("=", 1) for o in args.opt)})
     games = [l.rstrip("\n").split("\t") for l in open(args.log)]
     pick = set(int(x) for x in args.games.split(",")) if args.games else None
-    for gi, (winner, reason, sfen, moves) in enumerate(games):
+    for gi, (winner, reason, sfen, moves, *_) in enumerate(games):
         if pick is not None and gi not in pick:
             continue
         moves = moves.split()

@@ -72,10 +72,13 @@ class Engine:
             line = self.p.stdout.readline()
             if not line:
                 raise EOFError("the engine exited")
-            if line.startswith("info") and " score " in line:
+            if line.startswith("info") and " score " in line and not line.startswith("info string"):
                 t = line.split()
                 i = t.index("score")
-                v = int(t[i + 2])
+                try:
+                    v = int(t[i + 2])
+                except (IndexError, ValueError):
+                    continue
                 if t[i + 1] == "cp":
                     score = v
                 else:
@@ -88,13 +91,23 @@ class Engine:
 
 
 def games_of(log, out, lo, hi):
-    """(index, sfen, moves, engine 1 plays sente) of the log's lines lo..hi."""
+    """(index, sfen, moves, engine 1 plays sente) of the log's lines lo..hi.
+    Engine 1's side comes from the log line's fifth field when match.py
+    wrote one, else from the progress line of the same rank, if their ply
+    counts agree (two games ending together may be in different orders in
+    the two files; with equal lengths that is not caught: use logs with the
+    fifth field)."""
     progress = [l for l in open(out) if l.startswith("game ")]
     games = [l.rstrip("\n").split("\t") for l in open(log)]
-    for i in range(lo, min(hi, len(games), len(progress))):
+    for i in range(lo, min(hi, len(games))):
         g = games[i]
         if len(g) < 4 or not g[3]:
             continue
+        if len(g) >= 5 and g[4]:
+            yield i, g[2], g[3].split(), g[4].endswith("sente")
+            continue
+        if i >= len(progress):
+            break
         plies = int(progress[i].split("(", 1)[1].split(",")[1].split()[0])
         if plies != len(g[3].split()):
             print(f"warning: game {i}: log and progress differ, skipped", file=sys.stderr)
@@ -140,6 +153,9 @@ def main():
                     continue
                 judge.ready()
                 s = judge.go(sfen, moves[:p] + [m], a.jnodes)[1]
+                if s is None:
+                    print(f"warning: game {gi} ply {p}: no score from the judge for {m}",
+                          file=sys.stderr)
                 values[m] = -(s or 0)
             ref = values[chosen[builds[0][0]][j]]
             for name, _ in builds[1:]:
@@ -151,6 +167,8 @@ def main():
                 dump.flush()
         for name, v in diffs.items():
             n = len(v)
+            if n == 0:
+                continue
             mean = sum(v) / n
             sd = math.sqrt(sum((x - mean) ** 2 for x in v) / max(1, n - 1))
             better = sum(1 for x in v if x >= 150)

@@ -251,13 +251,16 @@ def play_game(engines, sfen, byoyomi, grace, moves, nodes=None):
     return "draw", "max plies", MAX_PLIES
 
 
-def play_logged(engines, sfen, byoyomi, grace, log, nodes=None):
-    """play_game, appending `result reason sfen moves` to `log` if given."""
+def play_logged(engines, sfen, byoyomi, grace, log, nodes=None, tag=""):
+    """play_game, appending `result reason sfen moves tag` to `log` if
+    given (`tag`: the game's number and engine 1's side, e.g. `7 E1
+    sente`, since two games ending together may reach the log and the
+    progress lines in different orders)."""
     moves = []
     result = play_game(engines, sfen, byoyomi, grace, moves, nodes)
     if log:
         with open(log, "a") as f:
-            f.write(f"{result[0]}\t{result[1]}\t{sfen}\t{' '.join(moves)}\n")
+            f.write(f"{result[0]}\t{result[1]}\t{sfen}\t{' '.join(moves)}\t{tag}\n")
     return result
 
 
@@ -333,7 +336,9 @@ def main():
             byo2 = args.byoyomi if args.byoyomi2 is None else args.byoyomi2
             byo = (args.byoyomi, byo2)
             byo = byo if first_is_1 else byo[::-1]
-            winner, reason, plies = play_logged(pair, sfen, byo, args.grace, args.log, args.nodes)
+            tag = f"{g + 1} E1 {'sente' if first_is_1 else 'gote'}"
+            winner, reason, plies = play_logged(pair, sfen, byo, args.grace, args.log, args.nodes,
+                                                tag)
             if winner == "draw":
                 res = "d"
             else:

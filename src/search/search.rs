@@ -18,6 +18,7 @@ use super::history::{CONT_PLIES, ContKey, ContKeys, History, PawnKey, bonus, pie
 use super::mate_probe::{MateProbe, PROBE_MIN_NODES, PROBE_POLL_INTERVAL};
 use super::movepick::{
     COUNTER_SCORE, KILLER_SCORE, OrderHints, ScoredMoves, TT_MOVE_SCORE, captured, is_dominated,
+    promotion_gain,
 };
 use super::tactics::{CheckInfo, gives_check, mate_in_one, see_ge};
 use super::time::{Budget, Stability};
@@ -119,10 +120,11 @@ const FUTILITY_DEPTH: i32 = 7;
 const FUTILITY_BASE: i32 = 150;
 const FUTILITY_PER_DEPTH: i32 = 120;
 /// Futility pruning of captures (YaneuraOu's): at a reduced depth below
-/// `CAPTURE_FUTILITY_DEPTH`, a capture that does not check is skipped when
-/// the static evaluation plus the victim's value plus
-/// `CAPTURE_FUTILITY_BASE + CAPTURE_FUTILITY_PER_DEPTH * d` stays at or
-/// below alpha (`None`: off).
+/// `CAPTURE_FUTILITY_DEPTH`, at a node not in check, a capture that does
+/// not check is skipped when the static evaluation plus what it gains
+/// ([`capture_gain`]: the victim off the board and into the hand, plus a
+/// promotion's gain) plus `CAPTURE_FUTILITY_BASE +
+/// CAPTURE_FUTILITY_PER_DEPTH * d` stays at or below alpha (`None`: off).
 const CAPTURE_FUTILITY_DEPTH: Option<i32> = None;
 const CAPTURE_FUTILITY_BASE: i32 = 218;
 const CAPTURE_FUTILITY_PER_DEPTH: i32 = 223;
@@ -1175,8 +1177,10 @@ impl<'a> Worker<'a> {
         };
         if best == -INFINITE {
             // No move searched (only when a singular-extension search left
-            // out the only move: the first move is not pruned and the
-            // candidate selection keeps one). Fail low, unstored.
+            // out the only move, or with `SKIP_DOMINATED` the only move
+            // besides a skipped non-promotion, or every candidate kept:
+            // the first move is not pruned and the candidate selection
+            // keeps one). Fail low, unstored.
             return alpha;
         }
 
@@ -1596,7 +1600,7 @@ impl<'a> Worker<'a> {
                 captures.push(m);
             }
         }
-        debug_assert!(move_count > 0 || !self.stack[ply].excluded.is_none());
+        debug_assert!(move_count > 0 || !self.stack[ply].excluded.is_none() || SKIP_DOMINATED);
         if STATS_ON_EXACT && !best_move.is_none() && best < beta {
             let tried = (quiets.as_slice(), captures.as_slice());
             self.update_cutoff_stats(pos, ply, best_move, node.depth, tried);
@@ -1751,6 +1755,11 @@ impl<'a> Worker<'a> {
                 + CAPTURE_FUTILITY_BASE
                 + CAPTURE_FUTILITY_PER_DEPTH * lmr_depth
                 + capture_gain(victim)
+                + if mv.m.is_promotion() {
+                    promotion_gain(pos, mv.m)
+                } else {
+                    0
+                }
                 <= alpha
     }
 
