@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Paired move-quality test of two or more builds, judged by a stronger
-search: a cheaper, less noisy screen than a match.
+search. Measured in session 24 (docs/search-results.md): it did not tell
+two builds about 60 Elo apart in 840 positions, so it is no cheaper than a
+match; it is a tool for looking at single positions.
 
 The positions are one side's positions of logged games (`tools/match.py
 --log`, with its `.out` progress file to know which side engine 1 played).
@@ -16,8 +18,7 @@ move after it (mates as +-30,000 minus the distance; clipped to
 Prints, for each build after the first, the mean of (build - first) over
 all positions with its standard error, and how often it chose a move the
 judge rates at least 150 cp better or worse. Most positions get the same
-move from both builds (difference 0), so the comparison is paired and far
-less noisy than the same number of games.
+move from both builds (difference 0): the comparison is paired.
 
   target/venv/bin/python tools/judge_moves.py target/matches/X.log \\
       target/matches/X.out --games 0:10 --nodes 400000 \\
@@ -31,63 +32,44 @@ line per position (game, ply, each build's move and value) for pooling.
 """
 import argparse
 import math
-import subprocess
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from match import Engine  # noqa: E402
 
 MATE = 30000
 CLIP = 2000
+# Seconds a `go nodes` search may take before the engine counts as hung.
+GO_TIMEOUT = 600
 
 
-class Engine:
-    def __init__(self, path, opts):
-        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.send("usi")
-        self.wait("usiok")
-        for k, v in opts.items():
-            self.send(f"setoption name {k} value {v}")
-        self.ready()
+def ready(engine):
+    """`isready` (which clears the engine's tables) and its answer."""
+    engine.send("isready")
+    engine.until("readyok", 60)
 
-    def send(self, s):
-        self.p.stdin.write(s + "\n")
 
-    def wait(self, prefix):
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise EOFError("the engine exited")
-            if line.startswith(prefix):
-                return line
-
-    def ready(self):
-        self.send("isready")
-        self.wait("readyok")
-
-    def go(self, sfen, moves, nodes):
-        """(best move, score for the side to move or None)."""
-        self.send(f"position sfen {sfen}" + (" moves " + " ".join(moves) if moves else ""))
-        self.send(f"go nodes {nodes}")
-        score = None
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise EOFError("the engine exited")
-            if line.startswith("info") and " score " in line and not line.startswith("info string"):
-                t = line.split()
-                i = t.index("score")
-                try:
-                    v = int(t[i + 2])
-                except (IndexError, ValueError):
-                    continue
-                if t[i + 1] == "cp":
-                    score = v
-                else:
-                    score = (MATE - abs(v)) * (1 if v > 0 or t[i + 2] == "+0" else -1)
-            if line.startswith("bestmove"):
-                return line.split()[1], score
-
-    def close(self):
-        self.p.kill()
+def go(engine, sfen, moves, nodes):
+    """(best move, score for the side to move or None) of `go nodes`."""
+    engine.send(f"position sfen {sfen}" + (" moves " + " ".join(moves) if moves else ""))
+    engine.send(f"go nodes {nodes}")
+    out = engine.until("bestmove", GO_TIMEOUT)
+    score = None
+    for line in out:
+        if not line.startswith("info") or " score " not in line or line.startswith("info string"):
+            continue
+        t = line.split()
+        i = t.index("score")
+        try:
+            v = int(t[i + 2])
+        except (IndexError, ValueError):
+            continue
+        if t[i + 1] == "cp":
+            score = v
+        else:
+            score = (MATE - abs(v)) * (1 if v > 0 or t[i + 2] == "+0" else -1)
+    return out[-1].split()[1], score
 
 
 def games_of(log, out, lo, hi):
@@ -129,10 +111,8 @@ def main():
     ap.add_argument("--dump")
     a = ap.parse_args()
     builds = [e.split("=", 1) for e in a.engine]
-    opts = {"USI_Hash": a.hash, "Threads": 1, "NetworkDelay": 0, "NetworkDelay2": 0}
-    opts.update(dict(o.split("=", 1) for o in a.opt))
-    judge = Engine(a.judge, {"USI_Hash": 256, "Threads": 1, "NetworkDelay": 0, "NetworkDelay2": 0,
-                             "BookFile": "no_book"})
+    opts = {"hash": a.hash, "extra": dict(o.split("=", 1) for o in a.opt)}
+    judge = Engine(a.judge, {"hash": 256})
     lo, hi = map(int, a.games.split(":"))
     diffs = {name: [] for name, _ in builds[1:]}
     dump = open(a.dump, "a") if a.dump else None
@@ -143,16 +123,16 @@ def main():
         for name, path in builds:
             e = Engine(path, opts)
             e.send("usinewgame")
-            chosen[name] = [e.go(sfen, moves[:p], a.nodes)[0] for p in ours]
-            e.close()
+            chosen[name] = [go(e, sfen, moves[:p], a.nodes)[0] for p in ours]
+            e.quit()
         for j, p in enumerate(ours):
             values = {}
             for m in {chosen[name][j] for name, _ in builds}:
                 if m in ("resign", "win"):
                     values[m] = -MATE if m == "resign" else MATE
                     continue
-                judge.ready()
-                s = judge.go(sfen, moves[:p] + [m], a.jnodes)[1]
+                ready(judge)
+                s = go(judge, sfen, moves[:p] + [m], a.jnodes)[1]
                 if s is None:
                     print(f"warning: game {gi} ply {p}: no score from the judge for {m}",
                           file=sys.stderr)
@@ -177,7 +157,7 @@ def main():
             print(f"after game {gi}: {name} - {builds[0][0]}: {n} positions, mean {mean:+.1f} "
                   f"+- {1.96 * sd / math.sqrt(n):.1f} cp, 150+ better {better}, worse {worse}, "
                   f"equal {same}", flush=True)
-    judge.close()
+    judge.quit()
 
 
 if __name__ == "__main__":
