@@ -26,12 +26,12 @@ use super::tt::{Bound, Tt};
 use super::{
     Control, INFINITE, MATE_BOUND, format_score, mate_in, mated_in, score_from_tt, score_to_tt,
 };
-use crate::eval::{Accumulator, Evaluator, capture_gain};
+use crate::eval::{Accumulator, Evaluator, capture_gain, piece_value};
 use crate::movegen::{is_legal, is_legal_fast, legal_moves, legal_moves_and_checks};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::rules::{BoardKind, RepetitionRule};
-use crate::types::Color;
+use crate::types::{Color, PieceType};
 use crossbeam_channel::Sender;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -128,6 +128,10 @@ const FUTILITY_PER_DEPTH: i32 = 120;
 /// promotion's gain) plus `CAPTURE_FUTILITY_BASE +
 /// CAPTURE_FUTILITY_PER_DEPTH * d` stays at or below alpha (`None`: off).
 const CAPTURE_FUTILITY_DEPTH: Option<i32> = None;
+/// Whether the capture futility counts only the victim's board value, as
+/// YaneuraOu does (Stockfish's form: in chess the victim is all a capture
+/// gains), instead of [`capture_gain`] and the promotion's gain.
+const CAPTURE_FUTILITY_VICTIM_ONLY: bool = false;
 const CAPTURE_FUTILITY_BASE: i32 = 218;
 const CAPTURE_FUTILITY_PER_DEPTH: i32 = 223;
 /// SEE pruning: at depth <= `SEE_DEPTH`, quiets losing more than
@@ -258,6 +262,18 @@ const TRIPLE_EXT_QUIET: i32 = -218;
 /// beta; the node is a cut node.
 const NOT_SINGULAR_FAIL_HIGH_REDUCTION: i32 = 3;
 const NOT_SINGULAR_CUT_REDUCTION: i32 = 2;
+
+/// What a capture `m` of a `victim` counts for in the capture futility
+/// ([`CAPTURE_FUTILITY_VICTIM_ONLY`]).
+fn futility_gain(pos: &Position, m: Move, victim: PieceType) -> i32 {
+    if CAPTURE_FUTILITY_VICTIM_ONLY {
+        piece_value(victim)
+    } else if m.is_promotion() {
+        capture_gain(victim) + promotion_gain(pos, m)
+    } else {
+        capture_gain(victim)
+    }
+}
 
 /// The strong form's verdict on the singular search's value `v`.
 fn strong_singular(
@@ -1758,12 +1774,7 @@ impl<'a> Worker<'a> {
             && node.static_eval
                 + CAPTURE_FUTILITY_BASE
                 + CAPTURE_FUTILITY_PER_DEPTH * lmr_depth
-                + capture_gain(victim)
-                + if mv.m.is_promotion() {
-                    promotion_gain(pos, mv.m)
-                } else {
-                    0
-                }
+                + futility_gain(pos, mv.m, victim)
                 <= alpha
     }
 
