@@ -17,8 +17,8 @@ use super::correction::{
 use super::history::{CONT_PLIES, ContKey, ContKeys, History, PawnKey, bonus, piece_slot};
 use super::mate_probe::{MateProbe, PROBE_MIN_NODES, PROBE_POLL_INTERVAL};
 use super::movepick::{
-    COUNTER_SCORE, KILLER_SCORE, OrderHints, ScoredMoves, TT_MOVE_SCORE, captured, is_dominated,
-    promotion_gain,
+    COUNTER_SCORE, KILLER_SCORE, OrderHints, ScoredMoves, TT_MOVE_SCORE, captured,
+    generate_captures, is_dominated, promotion_gain,
 };
 use super::tactics::{CheckInfo, gives_check, mate_in_one, see_ge};
 use super::time::{Budget, Stability};
@@ -230,6 +230,23 @@ const LMR_GIVEBACK_FROM: Option<i32> = None;
 /// against YaneuraOu's material build with `Evaluation Material` 13-46-1,
 /// where the build without scored 14-45-1 on the same 60 openings: off.
 const SINGULAR_EXTENSIONS: bool = false;
+
+/// ProbCut (YaneuraOu's, Stockfish 17's): at a non-PV node not in check
+/// with at least `PROBCUT_MIN_DEPTH` plies left (after the internal
+/// iterative reduction), a capture whose exchange clears `beta +
+/// PROBCUT_MARGIN` (less `PROBCUT_IMPROVING` when improving) above the
+/// static evaluation, and whose quiescence search and then a search
+/// `PROBCUT_REDUCTION` plies shallower both reach that bound, cuts the
+/// node (`None`: off). Not when the TT's score lies below the bound.
+const PROBCUT_MIN_DEPTH: Option<i32> = None;
+const PROBCUT_MARGIN: i32 = 224;
+const PROBCUT_IMPROVING: i32 = 61;
+const PROBCUT_REDUCTION: i32 = 4;
+/// The small ProbCut: a node whose TT lower bound from at most
+/// `SMALL_PROBCUT_SLACK` plies shallower lies this far above `beta`
+/// returns `beta` plus this (`None`: off).
+const SMALL_PROBCUT_MARGIN: Option<i32> = None;
+const SMALL_PROBCUT_SLACK: i32 = 4;
 /// Least depth of a node for the singular extension.
 const SINGULAR_MIN_DEPTH: i32 = 6;
 /// How much shallower than the node its TT entry may be.
@@ -273,6 +290,21 @@ fn futility_gain(pos: &Position, m: Move, victim: PieceType) -> i32 {
     } else {
         capture_gain(victim)
     }
+}
+
+/// Step 7a, the small ProbCut ([`SMALL_PROBCUT_MARGIN`]): `beta` plus the
+/// margin when the TT's lower bound, nearly as deep as the node, lies that
+/// far above `beta`.
+fn small_probcut(node: &NodeState, tt: TtHint, beta: i32) -> Option<i32> {
+    let margin = SMALL_PROBCUT_MARGIN?;
+    let (s, bound) = tt.bound?;
+    let bound_beta = beta + margin;
+    (bound != Bound::Upper
+        && tt.depth >= node.depth - SMALL_PROBCUT_SLACK
+        && s >= bound_beta
+        && beta.abs() < MATE_BOUND
+        && s.abs() < MATE_BOUND)
+        .then_some(bound_beta)
 }
 
 /// The strong form's verdict on the singular search's value `v`.
@@ -1158,6 +1190,19 @@ impl<'a> Worker<'a> {
             node.depth -= 1;
         }
 
+        // Step 7a. ProbCut, and the small ProbCut from the TT.
+        if kind != NodeKind::Pv && !in_check && !singular_search {
+            if let Some(v) = self.probcut(pos, &node, beta, tt) {
+                return v;
+            }
+            if self.stopped {
+                return 0;
+            }
+        }
+        if let Some(v) = small_probcut(&node, tt, beta) {
+            return v;
+        }
+
         // Step 7b. Singular extension of the TT move (before the moves are
         // generated: the search without it uses this ply's move list).
         match self.singular_extension(pos, &node, tt, beta) {
@@ -1421,6 +1466,55 @@ impl<'a> Worker<'a> {
             return NodePruning::Search;
         }
         self.null_move(pos, beta, depth, ply, static_eval)
+    }
+
+    /// Step 7a. ProbCut ([`PROBCUT_MIN_DEPTH`]): the value to return if a
+    /// capture refutes the previous move at reduced depth by a margin.
+    fn probcut(&mut self, pos: &Position, node: &NodeState, beta: i32, tt: TtHint) -> Option<i32> {
+        let min_depth = PROBCUT_MIN_DEPTH?;
+        let (depth, ply) = (node.depth, node.ply);
+        let pc_beta = beta + PROBCUT_MARGIN - PROBCUT_IMPROVING * i32::from(node.improving);
+        if depth < min_depth
+            || beta.abs() >= MATE_BOUND
+            || matches!(tt.bound, Some((s, _)) if s < pc_beta)
+        {
+            return None;
+        }
+        let threshold = pc_beta - node.corrected_eval;
+        let list = &mut self.moves[ply];
+        list.list.clear();
+        generate_captures(pos, &mut list.list);
+        list.score_captures(pos, node.tt_move, &self.history, false);
+        let pc_depth = depth - PROBCUT_REDUCTION;
+        for i in 0..self.moves[ply].len() {
+            let m = self.moves[ply].next(i);
+            if !see_ge(pos, m, threshold) {
+                continue;
+            }
+            let child = self.make(pos, m, ply, gives_check(pos, m));
+            let mut v = -self.qsearch(&child, -pc_beta, -pc_beta + 1, ply + 1);
+            if v >= pc_beta && pc_depth > 0 && !self.stopped {
+                v = -self.search(
+                    &child,
+                    -pc_beta,
+                    -pc_beta + 1,
+                    pc_depth,
+                    ply + 1,
+                    node.kind.flip(),
+                );
+            }
+            if self.stopped {
+                return None;
+            }
+            if v >= pc_beta && v.abs() < MATE_BOUND {
+                let score = score_to_tt(v, ply);
+                self.sh
+                    .tt
+                    .store(node.key, m, score, pc_depth + 1, Bound::Lower, node.tt_pv);
+                return Some(v - (pc_beta - beta));
+            }
+        }
+        None
     }
 
     /// Step 5 in the strong form ([`RFP_STRONG`]): the value to return
