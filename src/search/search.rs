@@ -247,6 +247,22 @@ const PROBCUT_REDUCTION: i32 = 4;
 /// returns `beta` plus this (`None`: off).
 const SMALL_PROBCUT_MARGIN: Option<i32> = None;
 const SMALL_PROBCUT_SLACK: i32 = 4;
+/// Late moves are reduced one ply more once more than this many beta
+/// cutoffs happened at the children's ply (Stockfish's `cutoffCnt`), and
+/// one more at an expected all node (`None`: off).
+const CUTOFF_LMR_FROM: Option<u32> = None;
+
+/// Stockfish's hindsight depth: a node its parent reduced by at least
+/// `HINDSIGHT_DEEPER_FROM` plies is searched a ply deeper unless the
+/// opponent's evaluation worsened; one reduced by at least
+/// `HINDSIGHT_SHALLOWER_FROM` a ply shallower when the two static
+/// evaluations sum above `HINDSIGHT_MARGIN` (both sides think they stand
+/// well, so the position is quiet).
+const HINDSIGHT_DEPTH: bool = false;
+const HINDSIGHT_DEEPER_FROM: i32 = 3;
+const HINDSIGHT_SHALLOWER_FROM: i32 = 2;
+const HINDSIGHT_MARGIN: i32 = 173;
+
 /// Least depth of a node for the singular extension.
 const SINGULAR_MIN_DEPTH: i32 = 6;
 /// How much shallower than the node its TT entry may be.
@@ -580,6 +596,12 @@ pub struct Stack {
     /// Whether the node at this ply is or was on a principal variation
     /// ([`TtEntry::pv`](super::tt::TtEntry::pv)).
     pub tt_pv: bool,
+    /// Beta cutoffs at this ply since the grandparent node began
+    /// ([`CUTOFF_LMR_FROM`]).
+    pub cutoffs: u32,
+    /// The late-move reduction of the move being searched from this ply
+    /// (0 outside a reduced search; [`HINDSIGHT_DEPTH`]).
+    pub reduction: i32,
 }
 
 impl Default for Stack {
@@ -595,6 +617,8 @@ impl Default for Stack {
             after_null: false,
             excluded: Move::NONE,
             tt_pv: false,
+            cutoffs: 0,
+            reduction: 0,
         }
     }
 }
@@ -1141,6 +1165,7 @@ impl<'a> Worker<'a> {
         if let Some(v) = self.enter(pos, &mut alpha, &mut beta, ply) {
             return v;
         }
+        self.stack[ply + 2].cutoffs = 0;
         let path_mates = self.path_mates;
 
         // Step 2. Transposition table.
@@ -1169,6 +1194,9 @@ impl<'a> Worker<'a> {
 
         // Step 3. Static evaluation and the improving flag.
         let mut node = self.node_state(pos, key, kind, ply, depth, tt);
+        if HINDSIGHT_DEPTH && !in_check && !singular_search {
+            node.depth += self.hindsight(&node);
+        }
 
         // Steps 4-6. Pruning before the moves.
         if kind != NodeKind::Pv && !in_check && !singular_search {
@@ -1367,6 +1395,34 @@ impl<'a> Worker<'a> {
             tt_extension: 0,
             tt_pv,
         }
+    }
+
+    /// Step 3's hindsight ([`HINDSIGHT_DEPTH`]): plies to add to the depth
+    /// of a node by how much its parent reduced it.
+    fn hindsight(&self, node: &NodeState) -> i32 {
+        let ply = node.ply;
+        if ply == 0 {
+            return 0;
+        }
+        let (prior, parent_eval) = (
+            self.stack[ply - 1].reduction,
+            self.stack[ply - 1].static_eval,
+        );
+        if parent_eval == -INFINITE {
+            return 0;
+        }
+        let opponent_worsening = node.static_eval > -parent_eval;
+        let mut d = 0;
+        if prior >= HINDSIGHT_DEEPER_FROM && !opponent_worsening {
+            d += 1;
+        }
+        if prior >= HINDSIGHT_SHALLOWER_FROM
+            && node.depth + d >= 2
+            && node.static_eval + parent_eval > HINDSIGHT_MARGIN
+        {
+            d -= 1;
+        }
+        d
     }
 
     /// Step 7b: whether the TT move is singular (every other move fails
@@ -1704,6 +1760,7 @@ impl<'a> Worker<'a> {
                     if score >= beta {
                         let tried = (quiets.as_slice(), captures.as_slice());
                         self.update_cutoff_stats(pos, ply, m, node.depth, tried);
+                        self.stack[ply].cutoffs += 1;
                         break;
                     }
                 }
@@ -1907,6 +1964,7 @@ impl<'a> Worker<'a> {
         } else {
             kind.flip()
         };
+        self.stack[ply].reduction = r;
         let mut score = -self.search(
             child,
             -alpha - 1,
@@ -1915,6 +1973,7 @@ impl<'a> Worker<'a> {
             ply + 1,
             child_kind,
         );
+        self.stack[ply].reduction = 0;
         if score > alpha && r > 0 && !self.stopped {
             let full = match LMR_DEEPER_SHALLOWER {
                 Some((deeper, _)) if score > best + deeper => new_depth + 1,
@@ -1963,6 +2022,11 @@ impl<'a> Worker<'a> {
         }
         if mv.order >= KILLER_SCORE {
             r -= 1;
+        }
+        if let Some(from) = CUTOFF_LMR_FROM
+            && self.stack[node.ply + 1].cutoffs > from
+        {
+            r += 1 + i32::from(kind == NodeKind::All);
         }
         if CHECK_LMR_RELIEF && (mv.check || node.in_check) {
             r -= 1;
