@@ -249,7 +249,8 @@ const SMALL_PROBCUT_MARGIN: Option<i32> = None;
 const SMALL_PROBCUT_SLACK: i32 = 4;
 /// Late moves are reduced one ply more once more than this many beta
 /// cutoffs happened at the children's ply (Stockfish's `cutoffCnt`), and
-/// one more at an expected all node (`None`: off).
+/// one more at an expected all node (`None`: off; not with
+/// [`LMR_YANEURAOU`], whose formula is its own).
 const CUTOFF_LMR_FROM: Option<u32> = None;
 
 /// Stockfish's hindsight depth: a node its parent reduced by at least
@@ -2191,6 +2192,8 @@ impl<'a> Worker<'a> {
         }
         self.clear_pv(0);
         self.stack[0].tt_pv = TT_PV;
+        // The root is no node search: reset what a node at ply 0 would.
+        self.stack[2].cutoffs = 0;
         let mut best = -INFINITE;
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
