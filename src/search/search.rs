@@ -217,6 +217,10 @@ const CHECK_LMR_RELIEF: bool = true;
 /// Whether quiet checks are spared the quiet moves' pruning (move count,
 /// futility, quiet SEE) and only SEE-pruned like captures.
 const PRUNING_SPARES_CHECKS: bool = true;
+/// Whether quiet checks spared by [`PRUNING_SPARES_CHECKS`] still fall to
+/// move-count pruning, as in YaneuraOu (its move picker skips every quiet
+/// move, checks included, past the move count).
+const LMP_PRUNES_CHECKS: bool = false;
 /// A late-move reduction of at least this many plies is one ply lighter,
 /// `None` = never (YaneuraOu gives a ply back to a deeply reduced move
 /// whose opponent did not improve).
@@ -1861,7 +1865,12 @@ impl<'a> Worker<'a> {
     ) -> MovePruning {
         let depth = node.depth;
         let m = mv.m;
+        let lmp_limit = (LMP_BASE + depth * depth) / (2 - i32::from(node.improving));
+        let late = depth <= LMP_DEPTH && move_count as i32 > lmp_limit && mv.order < KILLER_SCORE;
         if !mv.quiet || (mv.check && PRUNING_SPARES_CHECKS) {
+            if LMP_PRUNES_CHECKS && mv.quiet && late {
+                return MovePruning::Skip;
+            }
             if self.futile_capture(pos, node, mv, move_count, alpha) {
                 return MovePruning::Skip;
             }
@@ -1883,8 +1892,7 @@ impl<'a> Worker<'a> {
             lmr_depth += mv.order / div;
         }
         let lmr_depth = lmr_depth.max(0);
-        let lmp_limit = (LMP_BASE + depth * depth) / (2 - i32::from(node.improving));
-        if depth <= LMP_DEPTH && move_count as i32 > lmp_limit && mv.order < KILLER_SCORE {
+        if late {
             return MovePruning::Skip;
         }
         let futility = node.static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth;
