@@ -159,6 +159,12 @@ const FLOORS_FROM_SHALLOWER: bool = true;
 /// proof 667 plies at 2.12 M nodes), the others the same.
 const INFERIOR_REPETITION: bool = false;
 
+/// Cap on the pn a new check starts with (`None`: the defender's number of
+/// replies, every drop interposition counted). KomoringHeights starts a
+/// check at one to three points, so a distant check with many possible
+/// interpositions is not pushed behind the contact checks.
+const NEW_CHECK_PN_CAP: Option<u32> = None;
+
 /// What the table's other entries of a node's board tell of it: floors of
 /// its numbers from the entries of other hands (0: none), and whether its
 /// own unsolved entry was stored from a ply nearer the root (an "old
@@ -1014,7 +1020,7 @@ impl<'t> Dfpn<'t> {
 
     /// The numbers of the new child of the check `mv` from `pos`: a proof
     /// (stored) when the defender has no reply, else pn = its number of
-    /// replies (raised to the floors), dn = 1.
+    /// replies (at most [`NEW_CHECK_PN_CAP`], raised to the floors), dn = 1.
     fn new_check(&mut self, pos: &Position, mv: Move, floors: Hints) -> NodeValue {
         let child = pos.play(mv);
         let replies = count_legal_moves(&child) as u32;
@@ -1026,7 +1032,8 @@ impl<'t> Dfpn<'t> {
             self.store(&child, mated, 1);
             return mated;
         }
-        floors.raise(NodeValue::unknown(replies, 1))
+        let pn = NEW_CHECK_PN_CAP.map_or(replies, |cap| replies.min(cap));
+        floors.raise(NodeValue::unknown(pn, 1))
     }
 
     /// The value of the new attacker's node `pos` (at `ply`) when it is
