@@ -226,15 +226,6 @@ const LMP_PRUNES_CHECKS: bool = false;
 /// whose opponent did not improve).
 const LMR_GIVEBACK_FROM: Option<i32> = None;
 
-/// Singular extensions: a TT move whose lower bound no other move comes
-/// near (a search without it at half depth fails low against the bound
-/// minus a margin) is searched one ply deeper. Measured (session 10,
-/// 100 ms): self-play with the learned evaluation 20-37-3 in 60 games
-/// (about -100 Elo; bench 1,887,145 nodes at depth 12 instead of 542,381);
-/// against YaneuraOu's material build with `Evaluation Material` 13-46-1,
-/// where the build without scored 14-45-1 on the same 60 openings: off.
-const SINGULAR_EXTENSIONS: bool = false;
-
 /// ProbCut (YaneuraOu's, Stockfish 17's): at a non-PV node not in check
 /// with at least `PROBCUT_MIN_DEPTH` plies left (after the internal
 /// iterative reduction), a capture whose exchange clears `beta +
@@ -268,6 +259,14 @@ const HINDSIGHT_DEEPER_FROM: i32 = 3;
 const HINDSIGHT_SHALLOWER_FROM: i32 = 2;
 const HINDSIGHT_MARGIN: i32 = 173;
 
+/// Singular extensions: a TT move whose lower bound no other move comes
+/// near (a search without it at half depth fails low against the bound
+/// minus a margin) is searched one ply deeper. Measured (session 10,
+/// 100 ms): self-play with the learned evaluation 20-37-3 in 60 games
+/// (about -100 Elo; bench 1,887,145 nodes at depth 12 instead of 542,381);
+/// against YaneuraOu's material build with `Evaluation Material` 13-46-1,
+/// where the build without scored 14-45-1 on the same 60 openings: off.
+const SINGULAR_EXTENSIONS: bool = false;
 /// Least depth of a node for the singular extension.
 const SINGULAR_MIN_DEPTH: i32 = 6;
 /// How much shallower than the node its TT entry may be.
