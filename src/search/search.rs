@@ -371,6 +371,13 @@ fn reduction(depth: i32, move_count: usize) -> i32 {
     i32::from(t[(depth as usize).min(63)][move_count.min(63)])
 }
 
+/// The depth left to the child of move number `move_count` once the late
+/// move reduction's table is taken off: what the move-loop prunings judge
+/// a move by (may be negative).
+fn reduced_depth(depth: i32, move_count: usize) -> i32 {
+    depth - 1 - reduction(depth, move_count)
+}
+
 /// Whether late-move reductions follow YaneuraOu 9.70's formula
 /// ([`yaneuraou_reduction`]) instead of [`reduction`] and its corrections.
 const LMR_YANEURAOU: bool = false;
@@ -1542,7 +1549,6 @@ impl<'a> Worker<'a> {
         }
         let threshold = pc_beta - node.corrected_eval;
         let list = &mut self.moves[ply];
-        list.list.clear();
         generate_captures(pos, &mut list.list);
         list.score_captures(pos, node.tt_move, &self.history, false);
         let pc_depth = depth - PROBCUT_REDUCTION;
@@ -1884,7 +1890,7 @@ impl<'a> Worker<'a> {
         {
             return MovePruning::Skip;
         }
-        let mut lmr_depth = depth - 1 - reduction(depth, move_count);
+        let mut lmr_depth = reduced_depth(depth, move_count);
         if let Some(div) = HISTORY_LMR_DEPTH_DIV
             && mv.order < KILLER_SCORE
         {
@@ -1928,7 +1934,7 @@ impl<'a> Worker<'a> {
         if mv.check || node.in_check {
             return false;
         }
-        let lmr_depth = (node.depth - 1 - reduction(node.depth, move_count)).max(0);
+        let lmr_depth = reduced_depth(node.depth, move_count).max(0);
         lmr_depth < max_depth
             && node.static_eval
                 + CAPTURE_FUTILITY_BASE
