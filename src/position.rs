@@ -413,6 +413,22 @@ impl Position {
         self.checkers = self.compute_checkers();
     }
 
+    /// Gives the turn to the other side without a move (a null move).
+    /// Only for a position whose side to move does not give check, i.e.
+    /// one reached by a legal move: the side that gets the turn is then not
+    /// in check.
+    #[inline]
+    pub fn pass_turn(&mut self) {
+        debug_assert!(
+            self.king_square(self.side.flip())
+                .is_none_or(|k| !self.is_attacked(k, self.side, self.occupied())),
+            "the side getting the turn is in check"
+        );
+        self.side = self.side.flip();
+        self.key ^= zobrist::side_key();
+        self.checkers = Bitboard::EMPTY;
+    }
+
     /// Whether the position's derived state matches a recomputation (for tests).
     pub fn is_consistent(&self) -> bool {
         let mut fresh = self.clone();

@@ -101,6 +101,24 @@ pub fn quick_mate_in_one(pos: &Position) -> Option<Move> {
         .or_else(|| probe.knight_mate())
 }
 
+/// Whether the quiet move `m` of the side to move (legal, not a check)
+/// threatens a contact mate in one (詰めろ): were the opponent to pass after
+/// it, [`quick_mate_in_one`] would find a mate. Only moves to squares within
+/// `radius` (king steps) of the enemy king are looked at; others are `false`.
+pub fn threatens_mate_in_one(pos: &Position, m: Move, radius: u8) -> bool {
+    let Some(king) = pos.king_square(pos.side_to_move().flip()) else {
+        return false;
+    };
+    let to = m.to();
+    if to.file().abs_diff(king.file()) > radius || to.rank().abs_diff(king.rank()) > radius {
+        return false;
+    }
+    let mut next = pos.clone();
+    next.play_in_place(m);
+    next.pass_turn();
+    quick_mate_in_one(&next).is_some()
+}
+
 impl Probe<'_> {
     /// Our attackers of `sq`, a square next to the king.
     #[inline]

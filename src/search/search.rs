@@ -20,6 +20,7 @@ use super::movepick::{
     COUNTER_SCORE, KILLER_SCORE, OrderHints, ScoredMoves, TT_MOVE_SCORE, captured,
     generate_captures, is_dominated, promotion_gain,
 };
+use super::quick_mate::threatens_mate_in_one;
 use super::tactics::{CheckInfo, gives_check, mate_in_one, see_ge};
 use super::time::{Budget, Stability};
 use super::tt::{Bound, Tt};
@@ -214,6 +215,17 @@ const PV_MAX_REDUCTION: Option<i32> = None;
 /// Whether a checking move, or any move at a node in check, is reduced one
 /// ply less.
 const CHECK_LMR_RELIEF: bool = true;
+/// Mate threats (詰めろ): from this depth on, a quiet move that is no check
+/// but threatens a contact mate in one (were the opponent to pass) is
+/// exempt from the quiet moves' pruning and reduced [`THREAT_LMR_RELIEF`]
+/// plies less (`None`: not looked for). A material evaluation cannot see
+/// such a threat; only the search can, if it does not cut the move.
+const THREAT_MIN_DEPTH: Option<i32> = None;
+/// How far (king steps) from the enemy king a move's square may be for the
+/// threat test ([`THREAT_MIN_DEPTH`]) to look at it.
+const THREAT_RADIUS: u8 = 2;
+/// Plies less late-move reduction for a move that threatens mate.
+const THREAT_LMR_RELIEF: i32 = 1;
 /// Whether quiet checks are spared the quiet moves' pruning (move count,
 /// futility, quiet SEE) and only SEE-pruned like captures.
 const PRUNING_SPARES_CHECKS: bool = true;
@@ -353,6 +365,13 @@ fn strong_singular(
     } else {
         Singular::Extend(0)
     }
+}
+
+/// Whether the quiet, non-checking move `m` at `node` threatens mate (see
+/// [`THREAT_MIN_DEPTH`]).
+fn threatens_mate(pos: &Position, node: &NodeState, m: Move) -> bool {
+    THREAT_MIN_DEPTH.is_some_and(|d| node.depth >= d && !node.in_check)
+        && threatens_mate_in_one(pos, m, THREAT_RADIUS)
 }
 
 /// The late-move reduction table, by depth and move number.
@@ -759,6 +778,8 @@ struct MoveState {
     quiet: bool,
     /// Whether it checks.
     check: bool,
+    /// Whether it threatens mate (see [`THREAT_MIN_DEPTH`]).
+    threat: bool,
 }
 
 /// The state of one search thread.
@@ -1727,11 +1748,14 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let capture = captured(pos, m).is_some();
+            let quiet = !capture && !m.is_promotion();
+            let check = check_info.gives_check(pos, m);
             let mv = MoveState {
                 m,
                 order: order_score,
-                quiet: !capture && !m.is_promotion(),
-                check: check_info.gives_check(pos, m),
+                quiet,
+                check,
+                threat: quiet && !check && threatens_mate(pos, &node, m),
             };
             move_count += 1;
 
@@ -1883,6 +1907,9 @@ impl<'a> Worker<'a> {
                 && depth <= SEE_DEPTH
                 && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth);
             return MovePruning::skip_if(skip);
+        }
+        if mv.threat {
+            return MovePruning::Search;
         }
         if let Some(per_depth) = HISTORY_PRUNING_PER_DEPTH
             && mv.order < KILLER_SCORE
@@ -2044,6 +2071,9 @@ impl<'a> Worker<'a> {
         }
         if CHECK_LMR_RELIEF && (mv.check || node.in_check) {
             r -= 1;
+        }
+        if mv.threat {
+            r -= THREAT_LMR_RELIEF;
         }
         if mv.quiet {
             r -= mv.order / LMR_HISTORY_DIV;
