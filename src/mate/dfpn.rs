@@ -165,6 +165,11 @@ const INFERIOR_REPETITION: bool = false;
 /// interpositions is not pushed behind the contact checks.
 const NEW_CHECK_PN_CAP: Option<u32> = None;
 
+/// Whether a tie in the selected number (pn at an OR node, dn at an AND
+/// node) goes to the child whose other number is larger (the harder to
+/// refute), as KomoringHeights breaks it, instead of to the first child.
+const TIE_BY_OTHER: bool = false;
+
 /// What the table's other entries of a node's board tell of it: floors of
 /// its numbers from the entries of other hands (0: none), and whether its
 /// own unsolved entry was stored from a ply nearer the root (an "old
@@ -1327,8 +1332,10 @@ fn aggregate_and(children: &[Child], by_max: &[u64]) -> (NodeValue, u32) {
 /// second least number among the others.
 fn select(children: &[Child], or_node: bool) -> (usize, u32) {
     let number = |c: &Child| if or_node { c.value.pn } else { c.value.dn };
+    let other = |c: &Child| if or_node { c.value.dn } else { c.value.pn };
     let mut best = 0;
     let mut best_n = INF;
+    let mut best_other = 0;
     let mut second = INF;
     for (i, c) in children.iter().enumerate() {
         if c.hidden {
@@ -1338,9 +1345,15 @@ fn select(children: &[Child], or_node: bool) -> (usize, u32) {
         if n < best_n {
             second = best_n;
             best_n = n;
+            best_other = other(c);
             best = i;
         } else if n < second {
             second = n;
+        }
+        if TIE_BY_OTHER && n == best_n && i != best && other(c) > best_other {
+            second = n;
+            best_other = other(c);
+            best = i;
         }
     }
     (best, second)
