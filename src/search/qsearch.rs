@@ -39,6 +39,13 @@ const QS_PAWN_PROMOTIONS: bool = true;
 /// threat at the horizon is not stood pat on.
 const QS_QUICK_MATE: bool = true;
 
+/// The stand pat of a quiet node without a table entry whose opponent
+/// threatens a contact mate in one (詰めろ: were the side to move to pass,
+/// [`quick_mate_in_one`] finds a mate) is lowered by this much (`None`: no
+/// test). The side to move will have to spend its move on the defence, which
+/// the material count does not see.
+const QS_THREAT_PENALTY: Option<i32> = None;
+
 /// Whether, in check, the evasions after the first are only captures that
 /// do not lose material, once a move has saved the side from mate (as
 /// YaneuraOu does): quiet evasions and interpositions are not searched.
@@ -48,6 +55,17 @@ const QS_EVASION_PRUNING: bool = false;
 /// last move's square nor checks is skipped, as YaneuraOu's quiescence
 /// search does (`None`: every capture that passes delta and SEE pruning).
 const QS_MOVE_LIMIT: Option<usize> = None;
+
+/// Whether the opponent of the side to move (not in check) would mate at
+/// once by a contact check were the side to move to pass.
+fn under_mate_threat(pos: &Position) -> bool {
+    if pos.king_square(pos.side_to_move()).is_none() {
+        return false;
+    }
+    let mut passed = pos.clone();
+    passed.pass_turn();
+    quick_mate_in_one(&passed).is_some()
+}
 
 impl Worker<'_> {
     /// Whether the side to move (not in check) mates in one.
@@ -97,10 +115,17 @@ impl Worker<'_> {
         let mut best = -INFINITE;
         if !in_check {
             // The futility test below takes the static `stand`, not this.
-            let stand_pat = match tt_entry {
+            let mut stand_pat = match tt_entry {
                 Some(e) if QS_TT_STAND_PAT => e.bound.refine(stand, score_from_tt(e.score, ply)),
                 _ => stand,
             };
+            if let Some(penalty) = QS_THREAT_PENALTY
+                && tt_entry.is_none()
+                && stand_pat.abs() < MATE_BOUND
+                && under_mate_threat(pos)
+            {
+                stand_pat -= penalty;
+            }
             if let Some(v) = self.stand_pat_cut(pos, stand_pat, beta, tt_entry.is_none(), ply) {
                 return v;
             }
