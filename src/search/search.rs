@@ -27,6 +27,7 @@ use super::tt::{Bound, Tt};
 use super::{
     Control, INFINITE, MATE_BOUND, format_score, mate_in, mated_in, score_from_tt, score_to_tt,
 };
+use crate::bitboard::attacks;
 use crate::eval::{Accumulator, Evaluator, capture_gain, piece_value};
 use crate::movegen::{is_legal, is_legal_fast, legal_moves, legal_moves_and_checks};
 use crate::moves::{Move, MoveList};
@@ -215,10 +216,11 @@ const PV_MAX_REDUCTION: Option<i32> = None;
 /// Whether a checking move, or any move at a node in check, is reduced one
 /// ply less.
 const CHECK_LMR_RELIEF: bool = true;
-/// Mate threats (詰めろ): from this depth on, a quiet move that is no check
-/// but threatens a contact mate in one (were the opponent to pass) is
-/// exempt from the quiet moves' pruning and reduced [`THREAT_LMR_RELIEF`]
-/// plies less (`None`: not looked for). A material evaluation cannot see
+/// Threats: from this depth on, a quiet move that is no check but
+/// threatens a contact mate in one (詰めろ, were the opponent to pass;
+/// [`MATE_THREATS`]) or forks ([`FORK_THREATS`]) is exempt from the quiet
+/// moves' pruning and reduced [`THREAT_LMR_RELIEF`] plies less (`None`: not
+/// looked for). A material evaluation cannot see
 /// such a threat; only the search can, if it does not cut the move.
 const THREAT_MIN_DEPTH: Option<i32> = None;
 /// How far (king steps) from the enemy king a move's square may be for the
@@ -226,6 +228,14 @@ const THREAT_MIN_DEPTH: Option<i32> = None;
 const THREAT_RADIUS: u8 = 2;
 /// Plies less late-move reduction for a move that threatens mate.
 const THREAT_LMR_RELIEF: i32 = 1;
+/// Whether a quiet move that forks (attacks two enemy pieces, kings aside,
+/// each worth more than the mover, from a square where it survives the
+/// exchange) counts as a threat as a mate threat does (from
+/// [`THREAT_MIN_DEPTH`]): in shogi a drop wins material in two plies this
+/// way, which the pruning of quiets near the leaves cuts.
+const FORK_THREATS: bool = false;
+/// Whether mate threats count as threats (with [`THREAT_MIN_DEPTH`]).
+const MATE_THREATS: bool = true;
 /// Whether quiet checks are spared the quiet moves' pruning (move count,
 /// futility, quiet SEE) and only SEE-pruned like captures.
 const PRUNING_SPARES_CHECKS: bool = true;
@@ -371,7 +381,33 @@ fn strong_singular(
 /// [`THREAT_MIN_DEPTH`]).
 fn threatens_mate(pos: &Position, node: &NodeState, m: Move) -> bool {
     THREAT_MIN_DEPTH.is_some_and(|d| node.depth >= d && !node.in_check)
-        && threatens_mate_in_one(pos, m, THREAT_RADIUS)
+        && ((FORK_THREATS && forks(pos, m))
+            || (MATE_THREATS && threatens_mate_in_one(pos, m, THREAT_RADIUS)))
+}
+
+/// Whether the quiet move `m` forks (see [`FORK_THREATS`]).
+fn forks(pos: &Position, m: Move) -> bool {
+    let us = pos.side_to_move();
+    let to = m.to();
+    let (pt, occupied) = if m.is_drop() {
+        (m.dropped(), pos.occupied().with(to))
+    } else {
+        let from = m.from();
+        (
+            pos.piece_on(from).piece_type(),
+            pos.occupied().without(from).with(to),
+        )
+    };
+    let value = piece_value(pt);
+    let targets = attacks(us, pt, to, occupied) & pos.pieces(us.flip());
+    let richer = targets
+        .into_iter()
+        .filter(|&sq| {
+            let victim = pos.piece_on(sq).piece_type();
+            victim != PieceType::KING && piece_value(victim) > value
+        })
+        .count();
+    richer >= 2 && see_ge(pos, m, 0)
 }
 
 /// The late-move reduction table, by depth and move number.
