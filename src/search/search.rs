@@ -236,6 +236,12 @@ const THREAT_LMR_RELIEF: i32 = 1;
 const FORK_THREATS: bool = false;
 /// Whether mate threats count as threats (with [`THREAT_MIN_DEPTH`]).
 const MATE_THREATS: bool = true;
+/// Whether a PV node on the last iteration's principal variation (every
+/// move from the root so far is that line's) is spared the pruning of
+/// quiets at shallow depth and the internal iterative reduction, as
+/// Stockfish and YaneuraOu spare it (`followPV`), so that shallow pruning
+/// does not break the line the last iteration found.
+const FOLLOW_PV: bool = false;
 /// Whether quiet checks are spared the quiet moves' pruning (move count,
 /// futility, quiet SEE) and only SEE-pruned like captures.
 const PRUNING_SPARES_CHECKS: bool = true;
@@ -668,6 +674,9 @@ pub struct Stack {
     /// The late-move reduction of the move being searched from this ply
     /// (0 outside a reduced search; [`HINDSIGHT_DEPTH`]).
     pub reduction: i32,
+    /// Whether the path from the root to this ply is the last iteration's
+    /// principal variation ([`FOLLOW_PV`]).
+    pub follow_pv: bool,
 }
 
 impl Default for Stack {
@@ -685,6 +694,7 @@ impl Default for Stack {
             tt_pv: false,
             cutoffs: 0,
             reduction: 0,
+            follow_pv: false,
         }
     }
 }
@@ -802,6 +812,9 @@ struct NodeState {
     /// Whether the node is or was on a principal variation (Stockfish's
     /// `ttPv`): a PV node, or its TT entry says so.
     tt_pv: bool,
+    /// Whether the node is a PV node on the last iteration's principal
+    /// variation ([`FOLLOW_PV`]).
+    follow_pv: bool,
 }
 
 /// One move of the move loop with what its pruning and reduction use.
@@ -848,6 +861,9 @@ pub struct Worker<'a> {
     pub(super) current_depth: u32,
     last_info: Instant,
     pub root_moves: Vec<RootMove>,
+    /// The principal variation of the last completed iteration
+    /// ([`FOLLOW_PV`]).
+    last_pv: Vec<Move>,
     pub completed_depth: u32,
     kind: BoardKind,
     /// How steady the best move has been (main thread, time management).
@@ -889,6 +905,7 @@ impl<'a> Worker<'a> {
             current_depth: 0,
             last_info: Instant::now(),
             root_moves: root.into_iter().map(RootMove::new).collect(),
+            last_pv: Vec::new(),
             completed_depth: 0,
             kind: BoardKind::Standard,
             stability: Stability::default(),
@@ -1282,7 +1299,7 @@ impl<'a> Worker<'a> {
         }
 
         // Step 7. Internal iterative reduction.
-        if tt.mv.is_none() && node.depth >= IIR_MIN_DEPTH && !singular_search {
+        if tt.mv.is_none() && node.depth >= IIR_MIN_DEPTH && !singular_search && !node.follow_pv {
             node.depth -= 1;
         }
 
@@ -1448,6 +1465,11 @@ impl<'a> Worker<'a> {
             TT_PV && (kind == NodeKind::Pv || tt.pv)
         };
         self.stack[ply].tt_pv = tt_pv;
+        let follow_pv = FOLLOW_PV
+            && ply > 0
+            && self.stack[ply - 1].follow_pv
+            && self.last_pv.get(ply - 1) == Some(&self.stack[ply - 1].current);
+        self.stack[ply].follow_pv = follow_pv;
         NodeState {
             key,
             kind,
@@ -1462,6 +1484,7 @@ impl<'a> Worker<'a> {
             improving,
             tt_extension: 0,
             tt_pv,
+            follow_pv: follow_pv && kind == NodeKind::Pv,
         }
     }
 
@@ -1944,7 +1967,7 @@ impl<'a> Worker<'a> {
                 && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth);
             return MovePruning::skip_if(skip);
         }
-        if mv.threat {
+        if mv.threat || node.follow_pv {
             return MovePruning::Search;
         }
         if let Some(per_depth) = HISTORY_PRUNING_PER_DEPTH
@@ -2271,6 +2294,7 @@ impl<'a> Worker<'a> {
         }
         self.clear_pv(0);
         self.stack[0].tt_pv = TT_PV;
+        self.stack[0].follow_pv = FOLLOW_PV;
         // The root is no node search: reset what a node at ply 0 would.
         self.stack[2].cutoffs = 0;
         let mut best = -INFINITE;
@@ -2479,6 +2503,9 @@ impl<'a> Worker<'a> {
                 break;
             }
             self.completed_depth = search_depth.min(max_depth);
+            if FOLLOW_PV {
+                self.last_pv.clone_from(&self.root_moves[0].pv);
+            }
             if report.is_some() && search_depth == MATE_PROBE_DEPTH && self.prove_mate(pos) {
                 break;
             }
