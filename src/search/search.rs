@@ -27,7 +27,7 @@ use super::tt::{Bound, Tt};
 use super::{
     Control, INFINITE, MATE_BOUND, format_score, mate_in, mated_in, score_from_tt, score_to_tt,
 };
-use crate::bitboard::attacks;
+use crate::bitboard::{Bitboard, attacks};
 use crate::eval::{Accumulator, Evaluator, capture_gain, piece_value};
 use crate::movegen::{is_legal, is_legal_fast, legal_moves, legal_moves_and_checks};
 use crate::moves::{Move, MoveList};
@@ -242,6 +242,13 @@ const MATE_THREATS: bool = true;
 /// Stockfish and YaneuraOu spare it (`followPV`), so that shallow pruning
 /// does not break the line the last iteration found.
 const FOLLOW_PV: bool = false;
+/// Whether a quiet move of a piece that the opponent's last move attacks
+/// (by a cheaper piece, or with no defender) is spared late-move and
+/// history pruning: else at depth 1 or 2 the few quiets left after
+/// move-count pruning seldom include the escape, the piece counts as lost
+/// and the attack that won it as winning, and the scores swing from one
+/// iteration to the next.
+const ESCAPES_SPARED: bool = false;
 /// Whether quiet checks are spared the quiet moves' pruning (move count,
 /// futility, quiet SEE) and only SEE-pruned like captures.
 const PRUNING_SPARES_CHECKS: bool = true;
@@ -389,6 +396,32 @@ fn threatens_mate(pos: &Position, node: &NodeState, m: Move) -> bool {
     THREAT_MIN_DEPTH.is_some_and(|d| node.depth >= d && !node.in_check)
         && ((FORK_THREATS && forks(pos, m))
             || (MATE_THREATS && threatens_mate_in_one(pos, m, THREAT_RADIUS)))
+}
+
+/// Our pieces (side to move) that `last`, the opponent's move that led
+/// here, attacks with the piece it moved, when that piece is cheaper than
+/// ours or ours has no defender (kings aside; see [`ESCAPES_SPARED`]).
+fn threatened_by(pos: &Position, last: Move) -> Bitboard {
+    if last.is_none() {
+        return Bitboard::EMPTY;
+    }
+    let us = pos.side_to_move();
+    let them = us.flip();
+    let from = last.to();
+    let pt = pos.piece_on(from).piece_type();
+    let occupied = pos.occupied();
+    let value = piece_value(pt);
+    let mut threatened = Bitboard::EMPTY;
+    for sq in attacks(them, pt, from, occupied) & pos.pieces(us) {
+        let victim = pos.piece_on(sq).piece_type();
+        if victim != PieceType::KING
+            && victim != PieceType::PAWN
+            && (piece_value(victim) > value || !pos.is_attacked(sq, us, occupied))
+        {
+            threatened = threatened.with(sq);
+        }
+    }
+    threatened
 }
 
 /// Whether the quiet move `m` forks (see [`FORK_THREATS`]).
@@ -815,6 +848,9 @@ struct NodeState {
     /// Whether the node is a PV node on the last iteration's principal
     /// variation ([`FOLLOW_PV`]).
     follow_pv: bool,
+    /// Our pieces the opponent's last move attacks ([`ESCAPES_SPARED`];
+    /// set by the move loop).
+    threatened: Bitboard,
 }
 
 /// One move of the move loop with what its pruning and reduction use.
@@ -1485,6 +1521,7 @@ impl<'a> Worker<'a> {
             tt_extension: 0,
             tt_pv,
             follow_pv: follow_pv && kind == NodeKind::Pv,
+            threatened: Bitboard::EMPTY,
         }
     }
 
@@ -1759,6 +1796,9 @@ impl<'a> Worker<'a> {
     ) -> Option<(i32, Move)> {
         let ply = node.ply;
         let mut node = *node;
+        if ESCAPES_SPARED && !node.in_check && node.depth <= LMP_DEPTH && ply > 0 {
+            node.threatened = threatened_by(pos, self.stack[ply - 1].current);
+        }
         let mut order = if tt_first {
             self.tt_move_alone(pos, &mut node)
         } else {
@@ -1954,7 +1994,11 @@ impl<'a> Worker<'a> {
         let depth = node.depth;
         let m = mv.m;
         let lmp_limit = (LMP_BASE + depth * depth) / (2 - i32::from(node.improving));
-        let late = depth <= LMP_DEPTH && move_count as i32 > lmp_limit && mv.order < KILLER_SCORE;
+        let escape = !m.is_drop() && node.threatened.has(m.from());
+        let late = depth <= LMP_DEPTH
+            && move_count as i32 > lmp_limit
+            && mv.order < KILLER_SCORE
+            && !escape;
         if !mv.quiet || (mv.check && PRUNING_SPARES_CHECKS) {
             if LMP_PRUNES_CHECKS && mv.quiet && late {
                 return MovePruning::Skip;
@@ -1972,6 +2016,7 @@ impl<'a> Worker<'a> {
         }
         if let Some(per_depth) = HISTORY_PRUNING_PER_DEPTH
             && mv.order < KILLER_SCORE
+            && !escape
             && mv.order < -per_depth * depth
         {
             return MovePruning::Skip;
