@@ -249,6 +249,9 @@ const FOLLOW_PV: bool = false;
 /// and the attack that won it as winning, and the scores swing from one
 /// iteration to the next.
 const ESCAPES_SPARED: bool = false;
+/// Whether [`ESCAPES_SPARED`] looks at every attack on our pieces, not only
+/// the last move's (dearer: an attackers test per piece).
+const ESCAPES_ALL: bool = false;
 /// Whether quiet checks are spared the quiet moves' pruning (move count,
 /// futility, quiet SEE) and only SEE-pruned like captures.
 const PRUNING_SPARES_CHECKS: bool = true;
@@ -418,6 +421,33 @@ fn threatened_by(pos: &Position, last: Move) -> Bitboard {
             && victim != PieceType::PAWN
             && (piece_value(victim) > value || !pos.is_attacked(sq, us, occupied))
         {
+            threatened = threatened.with(sq);
+        }
+    }
+    threatened
+}
+
+/// Our pieces (side to move; pawns and king aside) that an enemy piece
+/// attacks, when the cheapest such attacker is cheaper or ours has no
+/// defender ([`ESCAPES_ALL`]).
+fn threatened(pos: &Position) -> Bitboard {
+    let us = pos.side_to_move();
+    let them = us.flip();
+    let occupied = pos.occupied();
+    let mut threatened = Bitboard::EMPTY;
+    let candidates = pos
+        .pieces(us)
+        .and_not(pos.pieces_of_type(PieceType::PAWN) | pos.pieces_of_type(PieceType::KING));
+    for sq in candidates {
+        let attackers = pos.attackers_to(sq, them, occupied);
+        if attackers.is_empty() {
+            continue;
+        }
+        let value = piece_value(pos.piece_on(sq).piece_type());
+        let cheaper = Iterator::any(&mut attackers.into_iter(), |a| {
+            piece_value(pos.piece_on(a).piece_type()) < value
+        });
+        if cheaper || !pos.is_attacked(sq, us, occupied) {
             threatened = threatened.with(sq);
         }
     }
@@ -1797,7 +1827,11 @@ impl<'a> Worker<'a> {
         let ply = node.ply;
         let mut node = *node;
         if ESCAPES_SPARED && !node.in_check && node.depth <= LMP_DEPTH && ply > 0 {
-            node.threatened = threatened_by(pos, self.stack[ply - 1].current);
+            node.threatened = if ESCAPES_ALL {
+                threatened(pos)
+            } else {
+                threatened_by(pos, self.stack[ply - 1].current)
+            };
         }
         let mut order = if tt_first {
             self.tt_move_alone(pos, &mut node)
