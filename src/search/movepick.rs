@@ -11,7 +11,7 @@
 
 use super::history::{ContKeys, History, PawnKey, piece_slot};
 use super::tactics::see_ge;
-use crate::bitboard;
+use crate::bitboard::{self, Bitboard};
 use crate::eval::{capture_gain, piece_value};
 use crate::moves::{MAX_MOVES, Move, MoveList};
 use crate::position::Position;
@@ -76,6 +76,9 @@ pub struct OrderHints {
     pub cont: ContKeys,
     /// The node's pawn structure, for the pawn history.
     pub pawn: PawnKey,
+    /// Our pieces under attack that moving away saves
+    /// ([`ESCAPE_ORDER_BONUS`]).
+    pub threatened: Bitboard,
 }
 
 /// A move list with ordering scores, handed out best first.
@@ -446,15 +449,24 @@ const BUTTERFLY_WEIGHT: i32 = 1;
 /// Weight of the pawn history (Stockfish: 2; see
 /// [`PAWN_HISTORY`](super::history::PAWN_HISTORY)).
 const PAWN_HISTORY_WEIGHT: i32 = 2;
+/// Ordering bonus of a quiet move of a piece in
+/// [`OrderHints::threatened`] (`None`: none; the set is only filled with
+/// `ESCAPES_SPARED` in search.rs).
+pub const ESCAPE_ORDER_BONUS: Option<i32> = None;
 
 /// The history score of a quiet move: butterfly (weighted), pawn history
 /// (weighted, when on) and continuation.
 #[inline]
 fn history_score(pos: &Position, m: Move, hints: &OrderHints, history: &History, us: usize) -> i32 {
     let slot = piece_slot(pos, m);
+    let escape = match ESCAPE_ORDER_BONUS {
+        Some(bonus) if !m.is_drop() && hints.threatened.has(m.from()) => bonus,
+        _ => 0,
+    };
     BUTTERFLY_WEIGHT * history.quiet(us, slot, m)
         + PAWN_HISTORY_WEIGHT * history.pawn(hints.pawn, slot, m)
         + history.continuation(&hints.cont, slot, m)
+        + escape
 }
 
 /// Adds to `list` the legal promotions without capture of the side to

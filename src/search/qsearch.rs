@@ -150,6 +150,7 @@ impl Worker<'_> {
                 counter: Move::NONE,
                 cont: self.cont_keys(pos, ply),
                 pawn: PawnKey::of(pos),
+                threatened: crate::bitboard::Bitboard::EMPTY,
             };
             self.moves[ply].score_all(pos, &hints, &self.history);
         } else {

@@ -1792,7 +1792,8 @@ impl<'a> Worker<'a> {
     }
 
     /// The move-ordering hints of the node at `ply`.
-    fn order_hints(&self, pos: &Position, ply: usize, tt_move: Move) -> OrderHints {
+    fn order_hints(&self, pos: &Position, node: &NodeState) -> OrderHints {
+        let (ply, tt_move) = (node.ply, node.tt_move);
         OrderHints {
             tt_move,
             killers: self.stack[ply].killers,
@@ -1808,6 +1809,7 @@ impl<'a> Worker<'a> {
             },
             cont: self.cont_keys(pos, ply),
             pawn: PawnKey::of(pos),
+            threatened: node.threatened,
         }
     }
 
@@ -1951,7 +1953,7 @@ impl<'a> Worker<'a> {
     /// `node.tt_capture` (only a TT move found among the legal moves counts).
     fn order_moves(&mut self, pos: &Position, node: &mut NodeState) -> LazyOrder {
         let ply = node.ply;
-        let hints = self.order_hints(pos, ply, node.tt_move);
+        let hints = self.order_hints(pos, node);
         let unscored = self.moves[ply].tt_move_first(node.tt_move);
         node.tt_capture = unscored && captured(pos, node.tt_move).is_some();
         if !unscored {
@@ -1967,7 +1969,7 @@ impl<'a> Worker<'a> {
     /// The ordering of a node whose legal TT move is searched before the
     /// moves are generated: nothing scored yet. Sets `node.tt_capture`.
     fn tt_move_alone(&mut self, pos: &Position, node: &mut NodeState) -> LazyOrder {
-        let hints = self.order_hints(pos, node.ply, node.tt_move);
+        let hints = self.order_hints(pos, node);
         node.tt_capture = captured(pos, node.tt_move).is_some();
         LazyOrder {
             hints,
@@ -2487,6 +2489,7 @@ impl<'a> Worker<'a> {
             counter: Move::NONE,
             cont: [None; CONT_PLIES.len()],
             pawn: PawnKey::of(pos),
+            threatened: Bitboard::EMPTY,
         };
         sm.score_all(pos, &hints, &self.history);
         let mut order = Vec::with_capacity(sm.len());
