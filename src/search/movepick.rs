@@ -583,6 +583,7 @@ mod tests {
             counter: Move::NONE,
             cont: [None; CONT_PLIES.len()],
             pawn: PawnKey::default(),
+            threatened: Bitboard::EMPTY,
         };
         sm.score_all(&pos, &hints, &History::default());
         let mut out = Vec::new();
@@ -624,6 +625,7 @@ mod tests {
                 counter: quiets[quiets.len() / 3],
                 cont: [None; CONT_PLIES.len()],
                 pawn: PawnKey::of(&pos),
+                threatened: Bitboard::EMPTY,
             };
             let mut full = ScoredMoves::default();
             legal_moves(&pos, &mut full.list);
