@@ -416,7 +416,7 @@ impl Position {
     /// Gives the turn to the other side without a move (a null move).
     /// Only for a position whose side to move does not give check, i.e.
     /// one reached by a legal move: the side that gets the turn is then not
-    /// in check.
+    /// in check. The move number stays.
     #[inline]
     pub fn pass_turn(&mut self) {
         debug_assert!(

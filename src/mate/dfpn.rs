@@ -1328,8 +1328,9 @@ fn aggregate_and(children: &[Child], by_max: &[u64]) -> (NodeValue, u32) {
     (v, max_part)
 }
 
-/// The child to search (least pn at OR nodes, least dn at AND nodes) and the
-/// second least number among the others.
+/// The child to search (least pn at OR nodes, least dn at AND nodes; a tie
+/// to the first, or with [`TIE_BY_OTHER`] to the largest other number) and
+/// the second least number among the others.
 fn select(children: &[Child], or_node: bool) -> (usize, u32) {
     let number = |c: &Child| if or_node { c.value.pn } else { c.value.dn };
     let other = |c: &Child| if or_node { c.value.dn } else { c.value.pn };
@@ -1342,18 +1343,13 @@ fn select(children: &[Child], or_node: bool) -> (usize, u32) {
             continue;
         }
         let n = number(c);
-        if n < best_n {
+        if n < best_n || (TIE_BY_OTHER && n == best_n && other(c) > best_other) {
             second = best_n;
             best_n = n;
             best_other = other(c);
             best = i;
         } else if n < second {
             second = n;
-        }
-        if TIE_BY_OTHER && n == best_n && i != best && other(c) > best_other {
-            second = n;
-            best_other = other(c);
-            best = i;
         }
     }
     (best, second)

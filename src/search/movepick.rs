@@ -76,7 +76,7 @@ pub struct OrderHints {
     pub cont: ContKeys,
     /// The node's pawn structure, for the pawn history.
     pub pawn: PawnKey,
-    /// Our pieces under attack that moving away saves
+    /// Our pieces under a threat that moving them may escape
     /// ([`ESCAPE_ORDER_BONUS`]).
     pub threatened: Bitboard,
 }
@@ -451,8 +451,12 @@ const BUTTERFLY_WEIGHT: i32 = 1;
 const PAWN_HISTORY_WEIGHT: i32 = 2;
 /// Ordering bonus of a quiet move of a piece in
 /// [`OrderHints::threatened`] (`None`: none; the set is only filled with
-/// `ESCAPES_SPARED` in search.rs).
-pub const ESCAPE_ORDER_BONUS: Option<i32> = None;
+/// `ESCAPES_SPARED` in search.rs). The bonus is part of the move's score,
+/// so it also lightens the history pruning, the reduced depth of the
+/// quiets' pruning and the late-move reduction that read that score; it
+/// must stay far below [`COUNTER_SCORE`].
+const ESCAPE_ORDER_BONUS: Option<i32> = None;
+const _: () = assert!(!matches!(ESCAPE_ORDER_BONUS, Some(b) if b >= COUNTER_SCORE / 2));
 
 /// The history score of a quiet move: butterfly (weighted), pawn history
 /// (weighted, when on) and continuation.

@@ -9,6 +9,7 @@ use super::search::{FAIL_SOFT_DAMPING, MAX_PLY, Worker};
 use super::tactics::{CheckInfo, gives_check, mate_in_one, see_ge};
 use super::tt::Bound;
 use super::{INFINITE, MATE_BOUND, mate_in, mated_in, score_from_tt, score_to_tt};
+use crate::bitboard::Bitboard;
 use crate::eval::capture_gain;
 use crate::movegen::{legal_moves, legal_moves_and_checks};
 use crate::moves::Move;
@@ -43,7 +44,8 @@ const QS_QUICK_MATE: bool = true;
 /// threatens a contact mate in one (詰めろ: were the side to move to pass,
 /// [`quick_mate_in_one`] finds a mate) is lowered by this much (`None`: no
 /// test). The side to move will have to spend its move on the defence, which
-/// the material count does not see.
+/// the material count does not see. The lowered value may be the node's
+/// result and so reach the table.
 const QS_THREAT_PENALTY: Option<i32> = None;
 
 /// Whether, in check, the evasions after the first are only captures that
@@ -150,7 +152,7 @@ impl Worker<'_> {
                 counter: Move::NONE,
                 cont: self.cont_keys(pos, ply),
                 pawn: PawnKey::of(pos),
-                threatened: crate::bitboard::Bitboard::EMPTY,
+                threatened: Bitboard::EMPTY,
             };
             self.moves[ply].score_all(pos, &hints, &self.history);
         } else {

@@ -404,6 +404,35 @@ mod tests {
     }
 
     #[test]
+    fn a_passed_turn_is_the_rebuilt_position() {
+        for pos in positions().iter().filter(|p| !p.in_check()) {
+            let mut passed = pos.clone();
+            passed.pass_turn();
+            let mut rebuilt = pos.clone();
+            rebuilt.set_side_to_move(pos.side_to_move().flip());
+            rebuilt.finish();
+            assert_eq!(passed.key(), rebuilt.key(), "{pos:?}");
+            assert_eq!(passed.checkers(), rebuilt.checkers(), "{pos:?}");
+            assert!(passed.is_consistent(), "{pos:?}");
+        }
+    }
+
+    #[test]
+    fn mate_threats() {
+        let threat = |sfen: &str, mv: &str| {
+            let pos = parse_sfen(sfen).unwrap();
+            let m = crate::sfen::parse_move(&pos, mv).unwrap();
+            threatens_mate_in_one(&pos, m, 2)
+        };
+        // The pawn to 5c defends 5b, where the gold in hand then mates.
+        assert!(threat("4k4/9/9/4P4/9/9/9/9/4K4 b G 1", "5d5c"));
+        // Without the gold in hand there is no threat.
+        assert!(!threat("4k4/9/9/4P4/9/9/9/9/4K4 b - 1", "5d5c"));
+        // A move far from the king is not looked at.
+        assert!(!threat("4k4/9/9/4P4/9/9/9/9/4K4 b G 1", "5i4i"));
+    }
+
+    #[test]
     fn simple_mates() {
         let mate = |sfen: &str| quick_mate_in_one(&parse_sfen(sfen).unwrap());
         // Gold drop on 5b, defended by the pawn on 5c.

@@ -220,13 +220,15 @@ const CHECK_LMR_RELIEF: bool = true;
 /// threatens a contact mate in one (詰めろ, were the opponent to pass;
 /// [`MATE_THREATS`]) or forks ([`FORK_THREATS`]) is exempt from the quiet
 /// moves' pruning and reduced [`THREAT_LMR_RELIEF`] plies less (`None`: not
-/// looked for). A material evaluation cannot see
-/// such a threat; only the search can, if it does not cut the move.
+/// looked for). A material evaluation cannot see such a threat; only the
+/// search can, if it does not cut the move. The test runs for every quiet
+/// move that is no check, at nodes not in check.
 const THREAT_MIN_DEPTH: Option<i32> = None;
 /// How far (king steps) from the enemy king a move's square may be for the
 /// threat test ([`THREAT_MIN_DEPTH`]) to look at it.
 const THREAT_RADIUS: u8 = 2;
-/// Plies less late-move reduction for a move that threatens mate.
+/// Plies less late-move reduction for a threat ([`THREAT_MIN_DEPTH`]; not
+/// with `LMR_YANEURAOU`, whose formula returns before it).
 const THREAT_LMR_RELIEF: i32 = 1;
 /// Whether a quiet move that forks (attacks two enemy pieces, kings aside,
 /// each worth more than the mover, from a square where it survives the
@@ -239,12 +241,15 @@ const MATE_THREATS: bool = true;
 /// Whether a PV node on the last iteration's principal variation (every
 /// move from the root so far is that line's) is spared the pruning of
 /// quiets at shallow depth and the internal iterative reduction, as
-/// Stockfish and YaneuraOu spare it (`followPV`), so that shallow pruning
-/// does not break the line the last iteration found.
+/// YaneuraOu spares it (`followPV`), so that shallow pruning does not break
+/// the line the last iteration found. Only PV nodes, and only the first
+/// line's (not those of `MultiPV`).
 const FOLLOW_PV: bool = false;
-/// Whether a quiet move of a piece that the opponent's last move attacks
-/// (by a cheaper piece, or with no defender) is spared late-move and
-/// history pruning: else at depth 1 or 2 the few quiets left after
+/// Whether a quiet move of a piece (pawns and king aside) that the
+/// opponent's last move attacks (by a cheaper piece, or with no defender)
+/// is spared late-move and history pruning, at nodes not in check up to
+/// [`LMP_DEPTH`] (any move of the piece, wherever it goes): else at depth
+/// 1 or 2 the few quiets left after
 /// move-count pruning seldom include the escape, the piece counts as lost
 /// and the attack that won it as winning, and the scores swing from one
 /// iteration to the next.
@@ -393,9 +398,9 @@ fn strong_singular(
     }
 }
 
-/// Whether the quiet, non-checking move `m` at `node` threatens mate (see
-/// [`THREAT_MIN_DEPTH`]).
-fn threatens_mate(pos: &Position, node: &NodeState, m: Move) -> bool {
+/// Whether the quiet, non-checking move `m` at `node` is a threat: a mate
+/// threat or a fork (see [`THREAT_MIN_DEPTH`]).
+fn is_threat(pos: &Position, node: &NodeState, m: Move) -> bool {
     THREAT_MIN_DEPTH.is_some_and(|d| node.depth >= d && !node.in_check)
         && ((FORK_THREATS && forks(pos, m))
             || (MATE_THREATS && threatens_mate_in_one(pos, m, THREAT_RADIUS)))
@@ -403,7 +408,8 @@ fn threatens_mate(pos: &Position, node: &NodeState, m: Move) -> bool {
 
 /// Our pieces (side to move) that `last`, the opponent's move that led
 /// here, attacks with the piece it moved, when that piece is cheaper than
-/// ours or ours has no defender (kings aside; see [`ESCAPES_SPARED`]).
+/// ours or ours has no defender (pawns and king aside; see
+/// [`ESCAPES_SPARED`]).
 fn threatened_by(pos: &Position, last: Move) -> Bitboard {
     if last.is_none() {
         return Bitboard::EMPTY;
@@ -444,6 +450,7 @@ fn threatened(pos: &Position) -> Bitboard {
             continue;
         }
         let value = piece_value(pos.piece_on(sq).piece_type());
+        // `Bitboard::any` (not empty) hides the iterator's `any`.
         let cheaper = Iterator::any(&mut attackers.into_iter(), |a| {
             piece_value(pos.piece_on(a).piece_type()) < value
         });
@@ -878,8 +885,8 @@ struct NodeState {
     /// Whether the node is a PV node on the last iteration's principal
     /// variation ([`FOLLOW_PV`]).
     follow_pv: bool,
-    /// Our pieces the opponent's last move attacks ([`ESCAPES_SPARED`];
-    /// set by the move loop).
+    /// Our threatened pieces ([`ESCAPES_SPARED`], [`ESCAPES_ALL`]; set by
+    /// the move loop).
     threatened: Bitboard,
 }
 
@@ -893,7 +900,8 @@ struct MoveState {
     quiet: bool,
     /// Whether it checks.
     check: bool,
-    /// Whether it threatens mate (see [`THREAT_MIN_DEPTH`]).
+    /// Whether it is a threat: a mate threat or a fork (see
+    /// [`THREAT_MIN_DEPTH`]).
     threat: bool,
 }
 
@@ -1890,7 +1898,7 @@ impl<'a> Worker<'a> {
                 order: order_score,
                 quiet,
                 check,
-                threat: quiet && !check && threatens_mate(pos, &node, m),
+                threat: quiet && !check && is_threat(pos, &node, m),
             };
             move_count += 1;
 
@@ -2743,6 +2751,31 @@ mod tests {
                 m
             })
             .collect()
+    }
+
+    #[test]
+    fn the_last_move_threatens_a_dearer_or_undefended_piece() {
+        // Gote's pawn steps to 5f: it attacks sente's rook on 5g (dearer).
+        let before = parse_sfen("4k4/9/9/9/4p4/9/4R4/9/4K4 w - 1").unwrap();
+        let m = parse_move(&before, "5e5f").unwrap();
+        let pos = before.play(m);
+        let rook = Bitboard::from_square(parse_move(&pos, "5g5h").unwrap().from());
+        assert_eq!(threatened_by(&pos, m), rook);
+        assert_eq!(threatened(&pos), rook);
+        // A gold attacked by a rook is threatened only when undefended
+        // (here the king defends it).
+        let before = parse_sfen("r3k4/9/9/9/9/9/9/3GK4/9 w - 1").unwrap();
+        let m = parse_move(&before, "9a9h").unwrap();
+        let pos = before.play(m);
+        assert_eq!(threatened_by(&pos, m), Bitboard::EMPTY);
+        assert_eq!(threatened(&pos), Bitboard::EMPTY);
+        // The same gold without a defender.
+        let before = parse_sfen("r3k4/9/9/9/9/9/9/3G4K/9 w - 1").unwrap();
+        let m = parse_move(&before, "9a9h").unwrap();
+        let pos = before.play(m);
+        let gold = Bitboard::from_square(parse_move(&pos, "6h5h").unwrap().from());
+        assert_eq!(threatened_by(&pos, m), gold);
+        assert_eq!(threatened(&pos), gold);
     }
 
     #[test]
