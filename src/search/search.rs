@@ -2753,29 +2753,35 @@ mod tests {
             .collect()
     }
 
+    /// Both threat sets of the position after `mv` from `sfen`, and the
+    /// square `sq` (USI, e.g. "5g") as a set.
+    fn threats_after(sfen: &str, mv: &str, sq: &str) -> (Bitboard, Bitboard, Bitboard) {
+        let before = parse_sfen(sfen).unwrap();
+        let m = parse_move(&before, mv).unwrap();
+        let pos = before.play(m);
+        let [file, rank] = sq.as_bytes() else {
+            panic!("square {sq}")
+        };
+        let square = crate::types::Square::new(file - b'1', rank - b'a');
+        (
+            threatened_by(&pos, m),
+            threatened(&pos),
+            Bitboard::from_square(square),
+        )
+    }
+
     #[test]
     fn the_last_move_threatens_a_dearer_or_undefended_piece() {
         // Gote's pawn steps to 5f: it attacks sente's rook on 5g (dearer).
-        let before = parse_sfen("4k4/9/9/9/4p4/9/4R4/9/4K4 w - 1").unwrap();
-        let m = parse_move(&before, "5e5f").unwrap();
-        let pos = before.play(m);
-        let rook = Bitboard::from_square(parse_move(&pos, "5g5h").unwrap().from());
-        assert_eq!(threatened_by(&pos, m), rook);
-        assert_eq!(threatened(&pos), rook);
+        let (by_last, all, rook) = threats_after("4k4/9/9/9/4p4/9/4R4/9/4K4 w - 1", "5e5f", "5g");
+        assert_eq!((by_last, all), (rook, rook));
         // A gold attacked by a rook is threatened only when undefended
         // (here the king defends it).
-        let before = parse_sfen("r3k4/9/9/9/9/9/9/3GK4/9 w - 1").unwrap();
-        let m = parse_move(&before, "9a9h").unwrap();
-        let pos = before.play(m);
-        assert_eq!(threatened_by(&pos, m), Bitboard::EMPTY);
-        assert_eq!(threatened(&pos), Bitboard::EMPTY);
+        let (by_last, all, _) = threats_after("r3k4/9/9/9/9/9/9/3GK4/9 w - 1", "9a9h", "6h");
+        assert_eq!((by_last, all), (Bitboard::EMPTY, Bitboard::EMPTY));
         // The same gold without a defender.
-        let before = parse_sfen("r3k4/9/9/9/9/9/9/3G4K/9 w - 1").unwrap();
-        let m = parse_move(&before, "9a9h").unwrap();
-        let pos = before.play(m);
-        let gold = Bitboard::from_square(parse_move(&pos, "6h5h").unwrap().from());
-        assert_eq!(threatened_by(&pos, m), gold);
-        assert_eq!(threatened(&pos), gold);
+        let (by_last, all, gold) = threats_after("r3k4/9/9/9/9/9/9/3G4K/9 w - 1", "9a9h", "6h");
+        assert_eq!((by_last, all), (gold, gold));
     }
 
     #[test]
