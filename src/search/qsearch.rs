@@ -4,7 +4,7 @@
 
 use super::history::PawnKey;
 use super::movepick::{captured, generate_captures, generate_pawn_promotions, promotion_gain};
-use super::quick_mate::quick_mate_in_one;
+use super::quick_mate::{quick_mate_in_one, under_mate_threat};
 use super::search::{FAIL_SOFT_DAMPING, MAX_PLY, Worker};
 use super::tactics::{CheckInfo, gives_check, mate_in_one, see_ge};
 use super::tt::Bound;
@@ -57,17 +57,6 @@ const QS_EVASION_PRUNING: bool = false;
 /// last move's square nor checks is skipped, as YaneuraOu's quiescence
 /// search does (`None`: every capture that passes delta and SEE pruning).
 const QS_MOVE_LIMIT: Option<usize> = None;
-
-/// Whether the opponent of the side to move (not in check) would mate at
-/// once by a contact check were the side to move to pass.
-fn under_mate_threat(pos: &Position) -> bool {
-    if pos.king_square(pos.side_to_move()).is_none() {
-        return false;
-    }
-    let mut passed = pos.clone();
-    passed.pass_turn();
-    quick_mate_in_one(&passed).is_some()
-}
 
 impl Worker<'_> {
     /// Whether the side to move (not in check) mates in one.

@@ -113,10 +113,20 @@ pub fn threatens_mate_in_one(pos: &Position, m: Move, radius: u8) -> bool {
     if to.file().abs_diff(king.file()) > radius || to.rank().abs_diff(king.rank()) > radius {
         return false;
     }
-    let mut next = pos.clone();
-    next.play_in_place(m);
-    next.pass_turn();
-    quick_mate_in_one(&next).is_some()
+    mates_after_pass(pos.play(m))
+}
+
+/// Whether the opponent of the side to move (not in check) would mate at
+/// once by a contact check were the side to move to pass.
+pub fn under_mate_threat(pos: &Position) -> bool {
+    pos.king_square(pos.side_to_move()).is_some() && mates_after_pass(pos.clone())
+}
+
+/// Whether, the side to move of `pos` (not in check) passing, the other
+/// side mates at once by a contact check.
+fn mates_after_pass(mut pos: Position) -> bool {
+    pos.pass_turn();
+    quick_mate_in_one(&pos).is_some()
 }
 
 impl Probe<'_> {
