@@ -10,7 +10,7 @@
 //! dominates.
 
 use super::history::{ContKeys, History, PawnKey, piece_slot};
-use super::tactics::see_ge;
+use super::tactics::{gives_check, see_ge};
 use crate::bitboard::{self, Bitboard};
 use crate::eval::{capture_gain, piece_value};
 use crate::moves::{MAX_MOVES, Move, MoveList};
@@ -79,6 +79,8 @@ pub struct OrderHints {
     /// Our pieces under a threat that moving them may escape
     /// ([`ESCAPE_ORDER_BONUS`]).
     pub threatened: Bitboard,
+    /// The node's distance from the root, for the low-ply history.
+    pub ply: usize,
 }
 
 /// A move list with ordering scores, handed out best first.
@@ -457,6 +459,18 @@ const PAWN_HISTORY_WEIGHT: i32 = 2;
 /// must stay far below [`COUNTER_SCORE`].
 const ESCAPE_ORDER_BONUS: Option<i32> = None;
 const _: () = assert!(!matches!(ESCAPE_ORDER_BONUS, Some(b) if b >= COUNTER_SCORE / 2));
+/// Ordering bonus of a quiet move that checks and loses at most
+/// [`CHECK_ORDER_SEE`] by static exchange (YaneuraOu's and Stockfish's
+/// bonus for checks; `None`: none). Like [`ESCAPE_ORDER_BONUS`] it is part
+/// of the move's score that the pruning and reductions read.
+const CHECK_ORDER_BONUS: Option<i32> = None;
+const _: () = assert!(!matches!(CHECK_ORDER_BONUS, Some(b) if b >= COUNTER_SCORE / 2));
+/// The static exchange a quiet check may lose and keep
+/// [`CHECK_ORDER_BONUS`].
+const CHECK_ORDER_SEE: i32 = -75;
+/// Weight of the low-ply history at ply 0, divided by 1 + ply further
+/// down (see [`LOW_PLY_HISTORY`](super::history::LOW_PLY_HISTORY)).
+const LOW_PLY_WEIGHT: i32 = 2;
 
 /// The history score of a quiet move: butterfly (weighted), pawn history
 /// (weighted, when on) and continuation.
@@ -467,10 +481,17 @@ fn history_score(pos: &Position, m: Move, hints: &OrderHints, history: &History,
         Some(bonus) if !m.is_drop() && hints.threatened.has(m.from()) => bonus,
         _ => 0,
     };
+    let check = match CHECK_ORDER_BONUS {
+        Some(bonus) if gives_check(pos, m) && see_ge(pos, m, CHECK_ORDER_SEE) => bonus,
+        _ => 0,
+    };
+    let low_ply = LOW_PLY_WEIGHT * history.low_ply(hints.ply, m) / (1 + hints.ply as i32);
     BUTTERFLY_WEIGHT * history.quiet(us, slot, m)
         + PAWN_HISTORY_WEIGHT * history.pawn(hints.pawn, slot, m)
         + history.continuation(&hints.cont, slot, m)
         + escape
+        + check
+        + low_ply
 }
 
 /// Adds to `list` the legal promotions without capture of the side to
@@ -588,6 +609,7 @@ mod tests {
             cont: [None; CONT_PLIES.len()],
             pawn: PawnKey::default(),
             threatened: Bitboard::EMPTY,
+            ply: 0,
         };
         sm.score_all(&pos, &hints, &History::default());
         let mut out = Vec::new();
@@ -630,6 +652,7 @@ mod tests {
                 cont: [None; CONT_PLIES.len()],
                 pawn: PawnKey::of(&pos),
                 threatened: Bitboard::EMPTY,
+                ply: 0,
             };
             let mut full = ScoredMoves::default();
             legal_moves(&pos, &mut full.list);

@@ -142,6 +142,7 @@ impl Worker<'_> {
                 cont: self.cont_keys(pos, ply),
                 pawn: PawnKey::of(pos),
                 threatened: Bitboard::EMPTY,
+                ply,
             };
             self.moves[ply].score_all(pos, &hints, &self.history);
         } else {

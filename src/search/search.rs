@@ -954,8 +954,9 @@ impl<'a> Worker<'a> {
         id: usize,
         history: &[(u64, bool)],
         root: Vec<Move>,
-        stats: History,
+        mut stats: History,
     ) -> Self {
+        stats.new_search();
         let mut keys = history.to_vec();
         let root_index = keys.len() - 1;
         keys.resize(root_index + MAX_PLY + 3, (0, false));
@@ -1239,12 +1240,14 @@ impl<'a> Worker<'a> {
         self.history.update_quiet(us, slot, m, b);
         self.history.update_pawn(pawn, slot, m, b);
         self.history.update_continuation(&cont, slot, m, b);
+        self.history.update_low_ply(ply, m, b);
         for &q in tried {
             if q != m {
                 let slot = piece_slot(pos, q);
                 self.history.update_quiet(us, slot, q, -b);
                 self.history.update_pawn(pawn, slot, q, -b);
                 self.history.update_continuation(&cont, slot, q, -b);
+                self.history.update_low_ply(ply, q, -b);
             }
         }
     }
@@ -1818,6 +1821,7 @@ impl<'a> Worker<'a> {
             cont: self.cont_keys(pos, ply),
             pawn: PawnKey::of(pos),
             threatened: node.threatened,
+            ply,
         }
     }
 
@@ -2498,6 +2502,7 @@ impl<'a> Worker<'a> {
             cont: [None; CONT_PLIES.len()],
             pawn: PawnKey::of(pos),
             threatened: Bitboard::EMPTY,
+            ply: 0,
         };
         sm.score_all(pos, &hints, &self.history);
         let mut order = Vec::with_capacity(sm.len());
