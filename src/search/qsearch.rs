@@ -4,14 +4,13 @@
 
 use super::history::PawnKey;
 use super::movepick::{captured, generate_captures, generate_pawn_promotions, promotion_gain};
-use super::quick_mate::{quick_mate_in_one, under_mate_threat};
-use super::search::{FAIL_SOFT_DAMPING, MAX_PLY, Worker};
-use super::tactics::{CheckInfo, gives_check, mate_in_one, see_ge};
+use super::quick_mate::quick_mate_in_one;
+use super::search::{MAX_PLY, Worker};
 use super::tt::Bound;
-use super::{INFINITE, MATE_BOUND, mate_in, mated_in, score_from_tt, score_to_tt};
+use super::{INFINITE, mate_in, mated_in, score_from_tt, score_to_tt};
 use crate::bitboard::Bitboard;
 use crate::eval::capture_gain;
-use crate::movegen::{legal_moves, legal_moves_and_checks};
+use crate::movegen::legal_moves;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::BoardKind;
@@ -20,16 +19,6 @@ use crate::rules::BoardKind;
 const DELTA_MARGIN: i32 = 200;
 /// Depth stored for quiescence results (below every full-width depth).
 pub const QS_DEPTH: i32 = 0;
-
-/// Whether the quiescence search looks for a mate in one at every node
-/// with the full check generator (measured: 17-30 of 47 games at 100 ms,
-/// about -130 Elo: it halves the node rate; off).
-const QS_MATE_IN_ONE: bool = false;
-
-/// Whether the stand pat is the TT score when the TT entry's bound says
-/// the truth lies beyond the static evaluation ([`Bound::refine`], as the
-/// node search's static evaluation; an exact entry has cut already).
-const QS_TT_STAND_PAT: bool = false;
 
 /// Whether the quiescence search also tries pawn promotions without
 /// capture (as captures of the promotion's gain).
@@ -40,36 +29,7 @@ const QS_PAWN_PROMOTIONS: bool = true;
 /// threat at the horizon is not stood pat on.
 const QS_QUICK_MATE: bool = true;
 
-/// The stand pat of a quiet node without a table entry whose opponent
-/// threatens a contact mate in one (詰めろ: were the side to move to pass,
-/// [`quick_mate_in_one`] finds a mate) is lowered by this much (`None`: no
-/// test). The side to move will have to spend its move on the defence, which
-/// the material count does not see. The lowered value may be the node's
-/// result and so reach the table.
-const QS_THREAT_PENALTY: Option<i32> = None;
-
-/// Whether, in check, the evasions after the first are only captures that
-/// do not lose material, once a move has saved the side from mate (as
-/// YaneuraOu does): quiet evasions and interpositions are not searched.
-const QS_EVASION_PRUNING: bool = false;
-
-/// From this many captures on, a capture that neither recaptures on the
-/// last move's square nor checks is skipped, as YaneuraOu's quiescence
-/// search does (`None`: every capture that passes delta and SEE pruning).
-const QS_MOVE_LIMIT: Option<usize> = None;
-
 impl Worker<'_> {
-    /// Whether the side to move (not in check) mates in one.
-    fn mate_in_one_here(&mut self, pos: &Position) -> bool {
-        if pos.king_square(pos.side_to_move().flip()).is_none() {
-            return false;
-        }
-        // The last move list is never a node's (nodes stop at MAX_PLY).
-        let list = &mut self.moves[MAX_PLY + 1].list;
-        legal_moves_and_checks(pos, &CheckInfo::new(pos), list, &mut self.checks);
-        mate_in_one(pos, &self.checks).is_some()
-    }
-
     /// Quiescence search of `pos` at `ply` (evaluation in `stack[ply]`).
     pub(super) fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.clear_pv(ply);
@@ -105,23 +65,11 @@ impl Worker<'_> {
         }
         let mut best = -INFINITE;
         if !in_check {
-            // The futility test below takes the static `stand`, not this.
-            let mut stand_pat = match tt_entry {
-                Some(e) if QS_TT_STAND_PAT => e.bound.refine(stand, score_from_tt(e.score, ply)),
-                _ => stand,
-            };
-            if let Some(penalty) = QS_THREAT_PENALTY
-                && tt_entry.is_none()
-                && stand_pat.abs() < MATE_BOUND
-                && under_mate_threat(pos)
-            {
-                stand_pat -= penalty;
-            }
-            if let Some(v) = self.stand_pat_cut(pos, stand_pat, beta, tt_entry.is_none(), ply) {
+            if let Some(v) = self.stand_pat_cut(pos, stand, beta, tt_entry.is_none(), ply) {
                 return v;
             }
-            alpha = alpha.max(stand_pat);
-            best = stand_pat;
+            alpha = alpha.max(stand);
+            best = stand;
             if !tt_move.is_none() && captured(pos, tt_move).is_none() {
                 tt_move = Move::NONE;
             }
@@ -152,14 +100,7 @@ impl Worker<'_> {
         let mut best_move = Move::NONE;
         for i in 0..n {
             let m = self.moves[ply].next(i);
-            let skip = if in_check {
-                QS_EVASION_PRUNING
-                    && best > -MATE_BOUND
-                    && (captured(pos, m).is_none() || !see_ge(pos, m, 0))
-            } else {
-                self.beyond_limit(pos, ply, i, m) || self.futile(pos, ply, i, m, stand, alpha)
-            };
-            if skip {
+            if !in_check && self.futile(pos, ply, i, m, stand, alpha) {
                 continue;
             }
             // No repetition is looked for below a quiescence node, so
@@ -193,9 +134,9 @@ impl Worker<'_> {
         best
     }
 
-    /// Not in check, before the moves: a mate in one, a stand pat at or
-    /// above `beta`, or (without a table entry) a quick mate found here end
-    /// the node with this value.
+    /// Not in check, before the moves: a stand pat at or above `beta`, or
+    /// (without a table entry) a quick mate found here end the node with
+    /// this value.
     #[inline(always)]
     fn stand_pat_cut(
         &mut self,
@@ -205,15 +146,8 @@ impl Worker<'_> {
         no_entry: bool,
         ply: usize,
     ) -> Option<i32> {
-        if QS_MATE_IN_ONE && self.mate_in_one_here(pos) {
-            return Some(mate_in(ply + 1));
-        }
         if stand >= beta {
-            return Some(if FAIL_SOFT_DAMPING && stand.abs() < MATE_BOUND {
-                (stand + beta) / 2
-            } else {
-                stand
-            });
+            return Some(stand);
         }
         // Below beta a mate would change the result (above it, both fail
         // high).
@@ -229,21 +163,6 @@ impl Worker<'_> {
             return Some(v);
         }
         None
-    }
-
-    /// Not in check: whether the `i`-th capture `m` comes after
-    /// [`QS_MOVE_LIMIT`] and neither recaptures nor checks.
-    #[inline(always)]
-    fn beyond_limit(&self, pos: &Position, ply: usize, i: usize, m: Move) -> bool {
-        let Some(limit) = QS_MOVE_LIMIT else {
-            return false;
-        };
-        let last = if ply > 0 {
-            self.stack[ply - 1].current
-        } else {
-            Move::NONE
-        };
-        i >= limit && (last.is_none() || m.to() != last.to()) && !gives_check(pos, m)
     }
 
     /// Not in check: whether the capture or promotion `m` (the `i`-th of
