@@ -11,9 +11,7 @@
 //! path-dependent mate scores are never stored in the table.
 
 use super::candidates::CandidateParams;
-use super::correction::{
-    CONT_CORRECTION, ContCorrectionKey, ContCorrectionKeys, PARTIAL_TABLES, PartialKeys,
-};
+use super::correction::PartialKeys;
 use super::history::{CONT_PLIES, ContKey, ContKeys, History, PawnKey, bonus, piece_slot};
 use super::mate_probe::{MateProbe, PROBE_MIN_NODES, PROBE_POLL_INTERVAL};
 use super::movepick::{
@@ -726,8 +724,7 @@ pub struct Stack {
     pub current_slot: usize,
     /// Whether `current` is a quiet move (no capture, no promotion).
     pub current_quiet: bool,
-    /// The node's keys for the correction history's partial tables (kept
-    /// only with [`PARTIAL_TABLES`]).
+    /// The node's keys for the correction history's partial tables.
     pub partial: PartialKeys,
     /// Two quiet moves that caused cutoffs at this ply.
     pub killers: [Move; 2],
@@ -1009,13 +1006,8 @@ impl<'a> Worker<'a> {
         if !CORRECTION_HISTORY {
             return self.static_value(ply);
         }
-        (self.static_value(ply)
-            + self.history.correction.value(
-                pos,
-                &self.stack[ply].partial,
-                &self.cont_correction_keys(pos, ply),
-            ))
-        .clamp(-MAX_STATIC_EVAL, MAX_STATIC_EVAL)
+        (self.static_value(ply) + self.history.correction.value(pos, &self.stack[ply].partial))
+            .clamp(-MAX_STATIC_EVAL, MAX_STATIC_EVAL)
     }
 
     // ---- stopping ---------------------------------------------------------
@@ -1157,11 +1149,7 @@ impl<'a> Worker<'a> {
         // Read only by the prior-countermove bonus.
         s.current_quiet =
             PRIOR_MOVE_BONUS_PERCENT > 0 && !m.is_promotion() && captured(pos, m).is_none();
-        let partial = if PARTIAL_TABLES {
-            s.partial.after(pos, m)
-        } else {
-            s.partial
-        };
+        let partial = s.partial.after(pos, m);
         let next = &mut self.stack[ply + 1];
         next.partial = partial;
         next.eval = eval;
@@ -1173,31 +1161,6 @@ impl<'a> Worker<'a> {
     /// before the node at `ply` (none before the root).
     pub(super) fn cont_keys(&self, pos: &Position, ply: usize) -> ContKeys {
         self.cont_keys_of(pos.side_to_move().index(), ply)
-    }
-
-    /// The continuation-correction keys of the node at `ply` (see
-    /// [`CONT_CORRECTION`]): the last move with ours two and four plies back.
-    #[inline]
-    fn cont_correction_keys(&self, pos: &Position, ply: usize) -> ContCorrectionKeys {
-        if !CONT_CORRECTION || ply == 0 {
-            return [None; 2];
-        }
-        let last = self.stack[ply - 1];
-        if last.current.is_none() {
-            return [None; 2];
-        }
-        let us = pos.side_to_move().index();
-        [2, 4].map(|back| {
-            let earlier = self.stack[ply.checked_sub(back)?];
-            (!earlier.current.is_none()).then(|| {
-                ContCorrectionKey::new(
-                    us,
-                    back,
-                    (earlier.current_slot, earlier.current.to()),
-                    (last.current_slot, last.current.to()),
-                )
-            })
-        })
     }
 
     /// [`cont_keys`](Self::cont_keys) for side `us` (index) to move at `ply`.
@@ -2276,10 +2239,9 @@ impl<'a> Worker<'a> {
         };
         if informative {
             let keys = self.stack[ply].partial;
-            let cont = self.cont_correction_keys(pos, ply);
             self.history
                 .correction
-                .update(pos, (&keys, &cont), best - eval, depth);
+                .update(pos, &keys, best - eval, depth);
         }
     }
 
