@@ -1,10 +1,9 @@
 //! History tables of one search thread: how often a move caused a cutoff.
 //!
 //! - butterfly: by side to move, moved piece (or dropped piece) and
-//!   destination, or with [`BUTTERFLY_FROM_TO`] by origin square (or
-//!   dropped piece) and destination; orders the quiet moves;
+//!   destination; orders the quiet moves;
 //! - countermove: the quiet move that last refuted a given move (by its
-//!   moved piece and destination);
+//!   moved piece and destination), one table for both sides;
 //! - capture history: by moving piece, destination and victim type;
 //! - continuation history: by side to move, an earlier move of the path
 //!   (its piece and destination, [`CONT_PLIES`] plies back) and this quiet
@@ -57,81 +56,10 @@ pub fn gravity(entry: &mut i32, bonus: i32, limit: i32) {
     *entry += bonus - *entry * bonus.abs() / limit;
 }
 
-/// Whether the butterfly table is keyed by the move's origin square (a
-/// drop by its piece type) and destination, as in Stockfish and
-/// YaneuraOu, rather than by the moving piece's type and destination.
-pub const BUTTERFLY_FROM_TO: bool = false;
-/// Origin slots of the butterfly table: 0..SQUARE_COUNT for board moves,
-/// SQUARE_COUNT + piece type for drops (or the piece slots).
-const FROM_SLOTS: usize = if BUTTERFLY_FROM_TO {
-    SQUARE_COUNT + PieceType::COUNT
-} else {
-    PIECE_SLOTS
-};
-
-/// The butterfly table's origin slot of `m` (piece slot `slot`).
-#[inline]
-fn from_slot(slot: usize, m: Move) -> usize {
-    if !BUTTERFLY_FROM_TO {
-        slot
-    } else if m.is_drop() {
-        SQUARE_COUNT + m.dropped().index()
-    } else {
-        m.from().index()
-    }
-}
-
-/// Whether quiets are also ordered by a history keyed by the pawn
-/// structure (Stockfish's and YaneuraOu's pawn history).
-pub const PAWN_HISTORY: bool = false;
-/// Pawn structures the pawn history tells apart (hashed), per side to move.
-const PAWN_HISTORY_SIZE: usize = 512;
-/// Entries of the pawn history.
-const PAWN_HISTORY_ENTRIES: usize = if PAWN_HISTORY {
-    2 * PAWN_HISTORY_SIZE * PIECE_SLOTS * SQUARE_COUNT
-} else {
-    0
-};
-
-/// The pawn-history block of a node: its side to move and pawn structure.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct PawnKey(usize);
-
-impl PawnKey {
-    /// The block of `pos` (the first block without [`PAWN_HISTORY`]).
-    #[inline]
-    pub fn of(pos: &Position) -> PawnKey {
-        if !PAWN_HISTORY {
-            return PawnKey(0);
-        }
-        let h = super::correction::pawn_hash(pos);
-        let slot = (h >> (64 - PAWN_HISTORY_SIZE.trailing_zeros())) as usize;
-        let block = pos.side_to_move().index() * PAWN_HISTORY_SIZE + slot;
-        PawnKey(block * PIECE_SLOTS * SQUARE_COUNT)
-    }
-
-    #[inline]
-    fn index(self, slot: usize, m: Move) -> usize {
-        self.0 + slot * SQUARE_COUNT + m.to().index()
-    }
-}
-
 /// The earlier moves of the path whose continuation history a quiet move
 /// reads and updates, in plies back (Stockfish uses 1, 2, 3, 4 and 6; the
 /// one table serves them all, keyed by the side to move now).
 pub const CONT_PLIES: [usize; 2] = [1, 2];
-
-/// Whether the continuation history keeps apart the earlier moves of the
-/// opponent (odd plies back) and our own (even plies back): piece slots
-/// carry no colour, so without it "their silver to 5e" one ply back and
-/// "our silver to 5e" two plies back share entries.
-pub const CONT_BY_MOVER: bool = false;
-/// Contexts of the continuation table: side to move (and mover, with
-/// [`CONT_BY_MOVER`]).
-const CONT_CONTEXTS: usize = if CONT_BY_MOVER { 4 } else { 2 };
-/// Whether the countermove table is kept per side to move (drops such as
-/// `G*5e` are the same move for both sides).
-pub const COUNTER_BY_SIDE: bool = false;
 
 /// The continuation-history keys of a node: one per entry of
 /// [`CONT_PLIES`] (`None` before the root or after a null move).
@@ -141,7 +69,8 @@ pub type ContKeys = [Option<ContKey>; CONT_PLIES.len()];
 /// destination of this move).
 const CONT_BLOCK: usize = PIECE_SLOTS * SQUARE_COUNT;
 /// Entries of the whole continuation table.
-const CONT_SIZE: usize = CONT_CONTEXTS * PIECE_SLOTS * SQUARE_COUNT * CONT_BLOCK;
+/// (The side to move now is the table's context.)
+const CONT_SIZE: usize = 2 * PIECE_SLOTS * SQUARE_COUNT * CONT_BLOCK;
 
 /// An earlier move of the search path as the continuation history sees it:
 /// the offset of its block in the table (side to move now, its piece slot,
@@ -150,19 +79,16 @@ const CONT_SIZE: usize = CONT_CONTEXTS * PIECE_SLOTS * SQUARE_COUNT * CONT_BLOCK
 pub struct ContKey(usize);
 
 impl ContKey {
-    /// The key of the earlier move `prev` (piece slot `prev_slot`), `back`
-    /// plies before, for moves of side `us` (index); `None` for a null move.
+    /// The key of the earlier move `prev` (piece slot `prev_slot`), for
+    /// moves of side `us` (index); `None` for a null move. The moves one
+    /// and two plies back share the table (keeping them apart measured no
+    /// better, session 4).
     #[inline]
-    pub fn new(us: usize, back: usize, prev_slot: usize, prev: Move) -> Option<ContKey> {
+    pub fn new(us: usize, prev_slot: usize, prev: Move) -> Option<ContKey> {
         if prev.is_none() {
             return None;
         }
-        let context = if CONT_BY_MOVER {
-            2 * us + (back & 1)
-        } else {
-            us
-        };
-        let block = (context * PIECE_SLOTS + prev_slot) * SQUARE_COUNT + prev.to().index();
+        let block = (us * PIECE_SLOTS + prev_slot) * SQUARE_COUNT + prev.to().index();
         Some(ContKey(block * CONT_BLOCK))
     }
 
@@ -194,14 +120,13 @@ fn low_ply_index(ply: usize, m: Move) -> Option<usize> {
 
 /// The history tables of one thread.
 pub struct History {
-    butterfly: Box<[[[i32; SQUARE_COUNT]; FROM_SLOTS]; 2]>,
+    butterfly: Box<[[[i32; SQUARE_COUNT]; PIECE_SLOTS]; 2]>,
     /// The low-ply history ([`LOW_PLY_HISTORY`] plies of
     /// [`LOW_PLY_MOVES`] entries), cleared at each search.
     low_ply: Box<[i16]>,
-    counter: Box<[[[Move; SQUARE_COUNT]; PIECE_SLOTS]; 2]>,
+    counter: Box<[[Move; SQUARE_COUNT]; PIECE_SLOTS]>,
     capture: Box<[[[i32; PieceType::COUNT]; SQUARE_COUNT]; PIECE_SLOTS]>,
     continuation: Box<[i16]>,
-    pawn: Box<[i16]>,
     /// The static evaluation's correction (not a move table, but kept and
     /// cleared with them).
     pub correction: CorrectionHistory,
@@ -216,12 +141,11 @@ impl std::fmt::Debug for History {
 impl Default for History {
     fn default() -> Self {
         History {
-            butterfly: Box::new([[[0; SQUARE_COUNT]; FROM_SLOTS]; 2]),
+            butterfly: Box::new([[[0; SQUARE_COUNT]; PIECE_SLOTS]; 2]),
             low_ply: vec![0; LOW_PLIES * LOW_PLY_MOVES].into_boxed_slice(),
-            counter: Box::new([[[Move::NONE; SQUARE_COUNT]; PIECE_SLOTS]; 2]),
+            counter: Box::new([[Move::NONE; SQUARE_COUNT]; PIECE_SLOTS]),
             capture: Box::new([[[0; PieceType::COUNT]; SQUARE_COUNT]; PIECE_SLOTS]),
             continuation: vec![0; CONT_SIZE].into_boxed_slice(),
-            pawn: vec![0; PAWN_HISTORY_ENTRIES].into_boxed_slice(),
             correction: CorrectionHistory::default(),
         }
     }
@@ -254,16 +178,13 @@ impl History {
     /// The butterfly score of quiet move `m` for side `us` (index).
     #[inline]
     pub fn quiet(&self, us: usize, slot: usize, m: Move) -> i32 {
-        self.butterfly[us][from_slot(slot, m)][m.to().index()]
+        self.butterfly[us][slot][m.to().index()]
     }
 
     /// Rewards (`bonus` > 0) or punishes a quiet move.
     #[inline]
     pub fn update_quiet(&mut self, us: usize, slot: usize, m: Move, bonus: i32) {
-        apply(
-            &mut self.butterfly[us][from_slot(slot, m)][m.to().index()],
-            bonus,
-        );
+        apply(&mut self.butterfly[us][slot][m.to().index()], bonus);
     }
 
     /// The continuation score of quiet move `m` (piece `slot`) after the
@@ -293,28 +214,6 @@ impl History {
         }
     }
 
-    /// The pawn-history score of quiet move `m` (piece `slot`) in the
-    /// pawn structure `key` (0 without [`PAWN_HISTORY`]).
-    #[inline]
-    pub fn pawn(&self, key: PawnKey, slot: usize, m: Move) -> i32 {
-        if PAWN_HISTORY {
-            i32::from(self.pawn[key.index(slot, m)])
-        } else {
-            0
-        }
-    }
-
-    /// Rewards or punishes quiet move `m` in the pawn structure `key`.
-    #[inline]
-    pub fn update_pawn(&mut self, key: PawnKey, slot: usize, m: Move, bonus: i32) {
-        if PAWN_HISTORY {
-            let e = &mut self.pawn[key.index(slot, m)];
-            let mut v = i32::from(*e);
-            apply(&mut v, bonus);
-            *e = v as i16;
-        }
-    }
-
     /// The capture history of a capture of `victim` by piece `slot` on `m.to()`.
     #[inline]
     pub fn capture(&self, slot: usize, m: Move, victim: PieceType) -> i32 {
@@ -330,29 +229,23 @@ impl History {
         );
     }
 
-    /// The quiet move of side `us` (index) that last refuted the move
-    /// `prev` (piece `prev_slot`).
+    /// The quiet move that last refuted the move `prev` (piece
+    /// `prev_slot`); one table serves both sides (a side keeping its own
+    /// measured no better, session 20).
     #[inline]
-    pub fn counter_move(&self, us: usize, prev_slot: usize, prev: Move) -> Move {
+    pub fn counter_move(&self, prev_slot: usize, prev: Move) -> Move {
         if prev.is_none() {
             Move::NONE
         } else {
-            self.counter[counter_side(us)][prev_slot][prev.to().index()]
+            self.counter[prev_slot][prev.to().index()]
         }
     }
 
-    /// Records `m` (side `us`) as the refutation of `prev`.
+    /// Records `m` as the refutation of `prev`.
     #[inline]
-    pub fn set_counter_move(&mut self, us: usize, prev_slot: usize, prev: Move, m: Move) {
+    pub fn set_counter_move(&mut self, prev_slot: usize, prev: Move, m: Move) {
         if !prev.is_none() {
-            self.counter[counter_side(us)][prev_slot][prev.to().index()] = m;
+            self.counter[prev_slot][prev.to().index()] = m;
         }
     }
-}
-
-/// The countermove table of side `us` (one for both without
-/// [`COUNTER_BY_SIDE`]).
-#[inline]
-fn counter_side(us: usize) -> usize {
-    if COUNTER_BY_SIDE { us } else { 0 }
 }

@@ -9,7 +9,7 @@
 //! moves by butterfly history; bad captures; non-promotions that promoting
 //! dominates.
 
-use super::history::{ContKeys, History, PawnKey, piece_slot};
+use super::history::{ContKeys, History, piece_slot};
 use super::tactics::{gives_check, see_ge};
 use crate::bitboard::{self, Bitboard};
 use crate::eval::{capture_gain, piece_value};
@@ -27,7 +27,7 @@ pub const KILLER_SCORE: i32 = 30_000_000;
 pub const COUNTER_SCORE: i32 = 29_000_000;
 // Quiet moves score their butterfly plus continuation history, within
 // +-3 `HISTORY_MAX` (between the countermove and the bad captures) with the
-// default weights; `BUTTERFLY_WEIGHT` above 1 or the pawn history widen the
+// default weights; `BUTTERFLY_WEIGHT` above 1 or the bonuses widen the
 // range, and the margins that read these scores would need retuning.
 /// Captures that lose material (static exchange below zero).
 const BAD_CAPTURE_SCORE: i32 = -30_000_000;
@@ -74,8 +74,6 @@ pub struct OrderHints {
     pub counter: Move,
     /// The earlier moves of the path, for the continuation history.
     pub cont: ContKeys,
-    /// The node's pawn structure, for the pawn history.
-    pub pawn: PawnKey,
     /// Our pieces under a threat that moving them may escape
     /// ([`ESCAPE_ORDER_BONUS`]).
     pub threatened: Bitboard,
@@ -448,9 +446,6 @@ fn quiet_score(pos: &Position, m: Move, hints: &OrderHints, history: &History, u
 /// Weight of the butterfly score against each continuation score in the
 /// ordering of quiets (Stockfish: 2).
 const BUTTERFLY_WEIGHT: i32 = 1;
-/// Weight of the pawn history (Stockfish: 2; see
-/// [`PAWN_HISTORY`](super::history::PAWN_HISTORY)).
-const PAWN_HISTORY_WEIGHT: i32 = 2;
 /// Ordering bonus of a quiet move of a piece in
 /// [`OrderHints::threatened`] (`None`: none; the set is only filled with
 /// `ESCAPES_SPARED` in search.rs). The bonus is part of the move's score,
@@ -472,8 +467,8 @@ const CHECK_ORDER_SEE: i32 = -75;
 /// down (see [`LOW_PLY_HISTORY`](super::history::LOW_PLY_HISTORY)).
 const LOW_PLY_WEIGHT: i32 = 2;
 
-/// The history score of a quiet move: butterfly (weighted), pawn history
-/// (weighted, when on) and continuation.
+/// The history score of a quiet move: butterfly (weighted) and
+/// continuation, with the bonuses that are on.
 #[inline]
 fn history_score(pos: &Position, m: Move, hints: &OrderHints, history: &History, us: usize) -> i32 {
     let slot = piece_slot(pos, m);
@@ -487,7 +482,6 @@ fn history_score(pos: &Position, m: Move, hints: &OrderHints, history: &History,
     };
     let low_ply = LOW_PLY_WEIGHT * history.low_ply(hints.ply, m) / (1 + hints.ply as i32);
     BUTTERFLY_WEIGHT * history.quiet(us, slot, m)
-        + PAWN_HISTORY_WEIGHT * history.pawn(hints.pawn, slot, m)
         + history.continuation(&hints.cont, slot, m)
         + escape
         + check
@@ -607,7 +601,6 @@ mod tests {
             killers: [Move::NONE; 2],
             counter: Move::NONE,
             cont: [None; CONT_PLIES.len()],
-            pawn: PawnKey::default(),
             threatened: Bitboard::EMPTY,
             ply: 0,
         };
@@ -650,7 +643,6 @@ mod tests {
                 killers: [quiets[quiets.len() / 2], Move::NONE],
                 counter: quiets[quiets.len() / 3],
                 cont: [None; CONT_PLIES.len()],
-                pawn: PawnKey::of(&pos),
                 threatened: Bitboard::EMPTY,
                 ply: 0,
             };

@@ -2,7 +2,6 @@
 //! in check), with the corrected static evaluation as a stand-pat floor, a
 //! contact mate-in-one probe at quiet nodes, delta pruning and SEE pruning.
 
-use super::history::PawnKey;
 use super::movepick::{captured, generate_captures, generate_pawn_promotions, promotion_gain};
 use super::quick_mate::quick_mate_in_one;
 use super::search::{MAX_PLY, Worker};
@@ -88,7 +87,6 @@ impl Worker<'_> {
                 killers: self.stack[ply].killers,
                 counter: Move::NONE,
                 cont: self.cont_keys(pos, ply),
-                pawn: PawnKey::of(pos),
                 threatened: Bitboard::EMPTY,
                 ply,
             };

@@ -12,7 +12,7 @@
 
 use super::candidates::CandidateParams;
 use super::correction::PartialKeys;
-use super::history::{CONT_PLIES, ContKey, ContKeys, History, PawnKey, bonus, piece_slot};
+use super::history::{CONT_PLIES, ContKey, ContKeys, History, bonus, piece_slot};
 use super::mate_probe::{MateProbe, PROBE_MIN_NODES, PROBE_POLL_INTERVAL};
 use super::movepick::{
     COUNTER_SCORE, KILLER_SCORE, OrderHints, ScoredMoves, TT_MOVE_SCORE, captured,
@@ -1167,7 +1167,7 @@ impl<'a> Worker<'a> {
     fn cont_keys_of(&self, us: usize, ply: usize) -> ContKeys {
         CONT_PLIES.map(|back| {
             let s = self.stack[ply.checked_sub(back)?];
-            ContKey::new(us, back, s.current_slot, s.current)
+            ContKey::new(us, s.current_slot, s.current)
         })
     }
 
@@ -1188,27 +1188,20 @@ impl<'a> Worker<'a> {
         }
         if ply > 0 {
             let prev = self.stack[ply - 1];
-            self.history.set_counter_move(
-                pos.side_to_move().index(),
-                prev.current_slot,
-                prev.current,
-                m,
-            );
+            self.history
+                .set_counter_move(prev.current_slot, prev.current, m);
         }
         let us = pos.side_to_move().index();
         let cont = self.cont_keys(pos, ply);
         let b = bonus(depth);
         let slot = piece_slot(pos, m);
-        let pawn = PawnKey::of(pos);
         self.history.update_quiet(us, slot, m, b);
-        self.history.update_pawn(pawn, slot, m, b);
         self.history.update_continuation(&cont, slot, m, b);
         self.history.update_low_ply(ply, m, b);
         for &q in tried {
             if q != m {
                 let slot = piece_slot(pos, q);
                 self.history.update_quiet(us, slot, q, -b);
-                self.history.update_pawn(pawn, slot, q, -b);
                 self.history.update_continuation(&cont, slot, q, -b);
                 self.history.update_low_ply(ply, q, -b);
             }
@@ -1773,16 +1766,11 @@ impl<'a> Worker<'a> {
             killers: self.stack[ply].killers,
             counter: if ply > 0 {
                 let prev = self.stack[ply - 1];
-                self.history.counter_move(
-                    pos.side_to_move().index(),
-                    prev.current_slot,
-                    prev.current,
-                )
+                self.history.counter_move(prev.current_slot, prev.current)
             } else {
                 Move::NONE
             },
             cont: self.cont_keys(pos, ply),
-            pawn: PawnKey::of(pos),
             threatened: node.threatened,
             ply,
         }
@@ -2462,7 +2450,6 @@ impl<'a> Worker<'a> {
             killers: [Move::NONE; 2],
             counter: Move::NONE,
             cont: [None; CONT_PLIES.len()],
-            pawn: PawnKey::of(pos),
             threatened: Bitboard::EMPTY,
             ply: 0,
         };
