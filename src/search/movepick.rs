@@ -11,7 +11,7 @@
 
 use super::history::{ContKeys, History, piece_slot};
 use super::tactics::{gives_check, see_ge};
-use crate::bitboard::{self, Bitboard};
+use crate::bitboard;
 use crate::eval::{capture_gain, piece_value};
 use crate::moves::{MAX_MOVES, Move, MoveList};
 use crate::position::Position;
@@ -74,9 +74,6 @@ pub struct OrderHints {
     pub counter: Move,
     /// The earlier moves of the path, for the continuation history.
     pub cont: ContKeys,
-    /// Our pieces under a threat that moving them may escape
-    /// ([`ESCAPE_ORDER_BONUS`]).
-    pub threatened: Bitboard,
     /// The node's distance from the root, for the low-ply history.
     pub ply: usize,
 }
@@ -446,18 +443,12 @@ fn quiet_score(pos: &Position, m: Move, hints: &OrderHints, history: &History, u
 /// Weight of the butterfly score against each continuation score in the
 /// ordering of quiets (Stockfish: 2).
 const BUTTERFLY_WEIGHT: i32 = 1;
-/// Ordering bonus of a quiet move of a piece in
-/// [`OrderHints::threatened`] (`None`: none; the set is only filled with
-/// `ESCAPES_SPARED` in search.rs). The bonus is part of the move's score,
+/// Ordering bonus of a quiet move that checks and loses at most
+/// [`CHECK_ORDER_SEE`] by static exchange (YaneuraOu's and Stockfish's
+/// bonus for checks; `None`: none). The bonus is part of the move's score,
 /// so it also lightens the history pruning, the reduced depth of the
 /// quiets' pruning and the late-move reduction that read that score; it
 /// must stay far below [`COUNTER_SCORE`].
-const ESCAPE_ORDER_BONUS: Option<i32> = None;
-const _: () = assert!(!matches!(ESCAPE_ORDER_BONUS, Some(b) if b >= COUNTER_SCORE / 2));
-/// Ordering bonus of a quiet move that checks and loses at most
-/// [`CHECK_ORDER_SEE`] by static exchange (YaneuraOu's and Stockfish's
-/// bonus for checks; `None`: none). Like [`ESCAPE_ORDER_BONUS`] it is part
-/// of the move's score that the pruning and reductions read.
 const CHECK_ORDER_BONUS: Option<i32> = None;
 const _: () = assert!(!matches!(CHECK_ORDER_BONUS, Some(b) if b >= COUNTER_SCORE / 2));
 /// The static exchange a quiet check may lose and keep
@@ -472,10 +463,6 @@ const LOW_PLY_WEIGHT: i32 = 2;
 #[inline]
 fn history_score(pos: &Position, m: Move, hints: &OrderHints, history: &History, us: usize) -> i32 {
     let slot = piece_slot(pos, m);
-    let escape = match ESCAPE_ORDER_BONUS {
-        Some(bonus) if !m.is_drop() && hints.threatened.has(m.from()) => bonus,
-        _ => 0,
-    };
     let check = match CHECK_ORDER_BONUS {
         Some(bonus) if gives_check(pos, m) && see_ge(pos, m, CHECK_ORDER_SEE) => bonus,
         _ => 0,
@@ -483,7 +470,6 @@ fn history_score(pos: &Position, m: Move, hints: &OrderHints, history: &History,
     let low_ply = LOW_PLY_WEIGHT * history.low_ply(hints.ply, m) / (1 + hints.ply as i32);
     BUTTERFLY_WEIGHT * history.quiet(us, slot, m)
         + history.continuation(&hints.cont, slot, m)
-        + escape
         + check
         + low_ply
 }
@@ -601,7 +587,6 @@ mod tests {
             killers: [Move::NONE; 2],
             counter: Move::NONE,
             cont: [None; CONT_PLIES.len()],
-            threatened: Bitboard::EMPTY,
             ply: 0,
         };
         sm.score_all(&pos, &hints, &History::default());
@@ -643,7 +628,6 @@ mod tests {
                 killers: [quiets[quiets.len() / 2], Move::NONE],
                 counter: quiets[quiets.len() / 3],
                 cont: [None; CONT_PLIES.len()],
-                threatened: Bitboard::EMPTY,
                 ply: 0,
             };
             let mut full = ScoredMoves::default();

@@ -7,7 +7,6 @@ use super::quick_mate::quick_mate_in_one;
 use super::search::{MAX_PLY, Worker};
 use super::tt::Bound;
 use super::{INFINITE, mate_in, mated_in, score_from_tt, score_to_tt};
-use crate::bitboard::Bitboard;
 use crate::eval::capture_gain;
 use crate::movegen::legal_moves;
 use crate::moves::Move;
@@ -87,7 +86,6 @@ impl Worker<'_> {
                 killers: self.stack[ply].killers,
                 counter: Move::NONE,
                 cont: self.cont_keys(pos, ply),
-                threatened: Bitboard::EMPTY,
                 ply,
             };
             self.moves[ply].score_all(pos, &hints, &self.history);

@@ -101,34 +101,6 @@ pub fn quick_mate_in_one(pos: &Position) -> Option<Move> {
         .or_else(|| probe.knight_mate())
 }
 
-/// Whether the quiet move `m` of the side to move (legal, not a check)
-/// threatens a contact mate in one (詰めろ): were the opponent to pass after
-/// it, [`quick_mate_in_one`] would find a mate. Only moves to squares within
-/// `radius` (king steps) of the enemy king are looked at; others are `false`.
-pub fn threatens_mate_in_one(pos: &Position, m: Move, radius: u8) -> bool {
-    let Some(king) = pos.king_square(pos.side_to_move().flip()) else {
-        return false;
-    };
-    let to = m.to();
-    if to.file().abs_diff(king.file()) > radius || to.rank().abs_diff(king.rank()) > radius {
-        return false;
-    }
-    mates_after_pass(pos.play(m))
-}
-
-/// Whether the opponent of the side to move (not in check) would mate at
-/// once by a contact check were the side to move to pass.
-pub fn under_mate_threat(pos: &Position) -> bool {
-    pos.king_square(pos.side_to_move()).is_some() && mates_after_pass(pos.clone())
-}
-
-/// Whether, the side to move of `pos` (not in check) passing, the other
-/// side mates at once by a contact check.
-fn mates_after_pass(mut pos: Position) -> bool {
-    pos.pass_turn();
-    quick_mate_in_one(&pos).is_some()
-}
-
 impl Probe<'_> {
     /// Our attackers of `sq`, a square next to the king.
     #[inline]
@@ -425,21 +397,6 @@ mod tests {
             assert_eq!(passed.checkers(), rebuilt.checkers(), "{pos:?}");
             assert!(passed.is_consistent(), "{pos:?}");
         }
-    }
-
-    #[test]
-    fn mate_threats() {
-        let threat = |sfen: &str, mv: &str| {
-            let pos = parse_sfen(sfen).unwrap();
-            let m = crate::sfen::parse_move(&pos, mv).unwrap();
-            threatens_mate_in_one(&pos, m, 2)
-        };
-        // The pawn to 5c defends 5b, where the gold in hand then mates.
-        assert!(threat("4k4/9/9/4P4/9/9/9/9/4K4 b G 1", "5d5c"));
-        // Without the gold in hand there is no threat.
-        assert!(!threat("4k4/9/9/4P4/9/9/9/9/4K4 b - 1", "5d5c"));
-        // A move far from the king is not looked at.
-        assert!(!threat("4k4/9/9/4P4/9/9/9/9/4K4 b G 1", "5i4i"));
     }
 
     #[test]

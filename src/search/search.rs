@@ -14,24 +14,19 @@ use super::candidates::CandidateParams;
 use super::correction::PartialKeys;
 use super::history::{CONT_PLIES, ContKey, ContKeys, History, bonus, piece_slot};
 use super::mate_probe::{MateProbe, PROBE_MIN_NODES, PROBE_POLL_INTERVAL};
-use super::movepick::{
-    COUNTER_SCORE, KILLER_SCORE, OrderHints, ScoredMoves, TT_MOVE_SCORE, captured,
-    generate_captures, is_dominated, promotion_gain,
-};
-use super::quick_mate::threatens_mate_in_one;
+use super::movepick::{KILLER_SCORE, OrderHints, ScoredMoves, TT_MOVE_SCORE, captured};
 use super::tactics::{CheckInfo, gives_check, mate_in_one, see_ge};
 use super::time::{Budget, Stability};
 use super::tt::{Bound, Tt};
 use super::{
     Control, INFINITE, MATE_BOUND, format_score, mate_in, mated_in, score_from_tt, score_to_tt,
 };
-use crate::bitboard::{Bitboard, attacks};
-use crate::eval::{Accumulator, Evaluator, capture_gain, piece_value};
+use crate::eval::{Accumulator, Evaluator};
 use crate::movegen::{is_legal, is_legal_fast, legal_moves, legal_moves_and_checks};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::rules::{BoardKind, RepetitionRule};
-use crate::types::{Color, PieceType};
+use crate::types::Color;
 use crossbeam_channel::Sender;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -50,15 +45,6 @@ const PROGRESS_INTERVAL: u64 = 1000;
 
 // ---- margins and reductions (every number the node search uses) ----------
 
-/// Percent of a cutoff's history bonus that a node failing low without a
-/// best move gives the opponent's quiet move that led to it (0: off).
-const PRIOR_MOVE_BONUS_PERCENT: i32 = 0;
-/// Whether a TT cutoff by a quiet TT move updates the move-ordering
-/// statistics as a cutoff does (Stockfish).
-const TT_CUT_STATS: bool = false;
-/// Whether a best move that raised alpha without a cutoff (an exact score)
-/// updates the move-ordering statistics as a cutoff does (Stockfish).
-const STATS_ON_EXACT: bool = false;
 /// First iteration searched with an aspiration window.
 const ASPIRATION_MIN_DEPTH: u32 = 5;
 /// The iteration after which the root mate probe looks for our mate.
@@ -69,27 +55,10 @@ const PROBE_TIME_PERCENT: u64 = 30;
 /// into quiescence.
 const RAZOR_DEPTH: i32 = 3;
 const RAZOR_MARGIN: i32 = 400;
-/// Razoring's margin grows by this times depth squared, on top of
-/// `RAZOR_MARGIN_BASE` (YaneuraOu: 502 + 306 d^2 and no linear term).
-const RAZOR_MARGIN_BASE: i32 = 0;
-const RAZOR_MARGIN_SQUARED: i32 = 0;
 /// Reverse futility: at depth <= this, a static eval above beta by the
 /// margin per ply returns the eval.
 const RFP_DEPTH: i32 = 7;
 const RFP_MARGIN: i32 = 120;
-/// Whether reverse futility pruning leaves alone a node whose TT move is
-/// quiet (its best move was a threat, not a capture: as YaneuraOu).
-const RFP_SPARES_QUIET_TT_MOVE: bool = false;
-/// Whether reverse futility pruning takes Stockfish 17's form (as
-/// YaneuraOu 9.70 has it): to depth [`RFP_STRONG_DEPTH`], a margin of
-/// [`RFP_STRONG_MARGIN`] a ply ([`RFP_STRONG_NO_TT`] less without a TT
-/// entry) less [`RFP_STRONG_IMPROVING`] when improving, only without a
-/// quiet TT move, returning `(2 beta + eval) / 3`.
-const RFP_STRONG: bool = false;
-const RFP_STRONG_DEPTH: i32 = 14;
-const RFP_STRONG_MARGIN: i32 = 76;
-const RFP_STRONG_NO_TT: i32 = 21;
-const RFP_STRONG_IMPROVING: i32 = 199;
 /// Null move: least depth, base reduction, one more per this many plies,
 /// one more per this much eval above beta (at most `NMP_EVAL_MAX`).
 const NMP_MIN_DEPTH: i32 = 3;
@@ -97,17 +66,6 @@ const NMP_BASE: i32 = 3;
 const NMP_DEPTH_DIV: i32 = 4;
 const NMP_EVAL_DIV: i32 = 250;
 const NMP_EVAL_MAX: i32 = 3;
-/// Whether the null move is tried only at expected cut nodes (as in
-/// YaneuraOu and Stockfish) rather than at every non-PV node.
-const NMP_CUT_NODES_ONLY: bool = false;
-/// The null move needs a static evaluation of at least beta plus
-/// `NMP_MARGIN_BASE - NMP_MARGIN_PER_DEPTH * depth` (0 and 0: beta).
-const NMP_MARGIN_BASE: i32 = 0;
-const NMP_MARGIN_PER_DEPTH: i32 = 0;
-/// Whether a node whose static evaluation is at least beta counts as
-/// improving once the pruning steps let it through (YaneuraOu: more moves
-/// before move-count pruning, lighter reductions there).
-const IMPROVING_AT_BETA: bool = false;
 /// Internal iterative reduction: least depth of a node without a TT move
 /// to be searched one ply shallower.
 const IIR_MIN_DEPTH: i32 = 4;
@@ -121,32 +79,12 @@ const LMP_BASE: i32 = 3;
 const FUTILITY_DEPTH: i32 = 12;
 const FUTILITY_BASE: i32 = 150;
 const FUTILITY_PER_DEPTH: i32 = 120;
-/// Futility pruning of captures (YaneuraOu's): at a reduced depth below
-/// `CAPTURE_FUTILITY_DEPTH`, at a node not in check, a capture that does
-/// not check is skipped when the static evaluation plus what it gains
-/// ([`capture_gain`]: the victim off the board and into the hand, plus a
-/// promotion's gain) plus `CAPTURE_FUTILITY_BASE +
-/// CAPTURE_FUTILITY_PER_DEPTH * d` stays at or below alpha (`None`: off).
-const CAPTURE_FUTILITY_DEPTH: Option<i32> = None;
-/// Whether the capture futility counts only the victim's board value, as
-/// YaneuraOu does (Stockfish's form: in chess the victim is all a capture
-/// gains), instead of [`capture_gain`] and the promotion's gain.
-const CAPTURE_FUTILITY_VICTIM_ONLY: bool = false;
-const CAPTURE_FUTILITY_BASE: i32 = 218;
-const CAPTURE_FUTILITY_PER_DEPTH: i32 = 223;
 /// SEE pruning: at depth <= `SEE_DEPTH`, quiets losing more than
 /// `SEE_QUIET_MARGIN * d * d` and captures/checks losing more than
 /// `SEE_CAPTURE_MARGIN * d` are skipped.
 const SEE_DEPTH: i32 = 8;
 const SEE_QUIET_MARGIN: i32 = 40;
 const SEE_CAPTURE_MARGIN: i32 = 180;
-/// Whether quiet drops may be SEE-pruned like other quiets (measured
-/// drops exempt vs pruned: 25-34-1 in 60 games at 100 ms, -53 +- 90 Elo;
-/// pruned).
-const SEE_PRUNES_DROPS: bool = true;
-/// Whether checks are exempt from SEE pruning (measured exempt vs pruned:
-/// 27-33-0 in 60 games at 100 ms, -35 +- 90 Elo; pruned).
-const SEE_KEEPS_CHECKS: bool = false;
 /// History pruning of quiet moves at every depth: a quiet move whose
 /// history score is below minus this times the depth is skipped
 /// (`None`: off). On with the next switch and `FUTILITY_DEPTH` 12, as in
@@ -156,26 +94,6 @@ const HISTORY_PRUNING_PER_DEPTH: Option<i32> = Some(4000);
 /// Whether the futility and SEE pruning of a quiet move count its history
 /// score in its reduced depth: plus one ply per this much (`None`: off).
 const HISTORY_LMR_DEPTH_DIV: Option<i32> = Some(3200);
-/// Whether late quiet moves at the root are searched reduced (by the
-/// late-move reduction table) from this move number on (`None`: every root
-/// move at full depth).
-const ROOT_LMR_FROM: Option<usize> = None;
-/// After a reduced search fails high, the full-depth search goes a ply
-/// deeper if the score beats the best so far by the first margin, a ply
-/// shallower if it is within the second of it (Stockfish's "do deeper /
-/// do shallower"; `None`: always the full depth).
-const LMR_DEEPER_SHALLOWER: Option<(i32, i32)> = None;
-/// Whether fail-soft scores are kept near the window, as Stockfish does: a
-/// futility-pruned quiet lifts the node's best score to its futility
-/// value, a fail high is pulled towards beta by `1 / (depth + 1)`, and the
-/// quiescence search's stand pat above beta returns the mean of the two.
-pub(super) const FAIL_SOFT_DAMPING: bool = false;
-/// Whether the root's static evaluation is set (else it reads 0 for the
-/// `improving` of the nodes two plies down).
-const ROOT_STATIC_EVAL: bool = false;
-/// Whether the captures searched before a cutoff lose capture history
-/// (as the quiets lose butterfly and continuation history).
-const CAPTURE_MALUS: bool = false;
 /// Late-move reductions: `LMR_BASE + ln(depth) * ln(move) / LMR_DIVISOR`,
 /// less one per `LMR_HISTORY_DIV` of history.
 const LMR_BASE: f32 = 0.4;
@@ -183,21 +101,8 @@ const LMR_DIVISOR: f32 = 2.1;
 const LMR_HISTORY_DIV: i32 = 12_000;
 /// Extra late-move reduction of quiet moves when the TT move captures.
 const TT_CAPTURE_REDUCTION: i32 = 1;
-/// Late moves are reduced one ply less per this many centipawns of the
-/// node's correction (YaneuraOu's: a static evaluation the search has
-/// had to correct much is less trusted); `None`: not used. Applies to
-/// [`reduction`]'s formula only (not with `LMR_YANEURAOU`).
-const CORRECTION_LMR_DIV: Option<i32> = None;
-const _: () = assert!(!matches!(CORRECTION_LMR_DIV, Some(d) if d <= 0));
 /// Whether a node whose null move was mated is searched one ply deeper.
 const MATE_THREAT_EXTENSION: bool = true;
-/// Most plies a checking move is reduced by late-move reductions, `None`
-/// = no cap. A cap of 1 finds the opponent's mate in 17 of session 8's
-/// reproducer (docs/search-results.md) at depth 14 instead of never by
-/// depth 19, but measured 38-40-2 against the uncapped build at 100 ms and
-/// 14-42-4 against YaneuraOu's material build at 300 ms (26.7%, no better
-/// than before): off.
-const CHECK_MAX_REDUCTION: Option<i32> = None;
 /// Whether a node in check is searched one ply deeper. YaneuraOu has none
 /// (checks come in long runs in shogi); without it, against YaneuraOu's
 /// material build (`Evaluation Material`, 100 ms, session 10): 7-27-1 in
@@ -209,280 +114,12 @@ const CHECK_EXTENSION: bool = true;
 const CUT_NODE_REDUCTION: i32 = 2;
 /// Whether a late move at a non-PV node is reduced one ply more.
 const NON_PV_REDUCTION: bool = true;
-/// Most plies a late move at a PV node is reduced by, `None` = no cap.
-const PV_MAX_REDUCTION: Option<i32> = None;
 /// Whether a checking move, or any move at a node in check, is reduced one
 /// ply less.
 const CHECK_LMR_RELIEF: bool = true;
-/// Threats: from this depth on, a quiet move that is no check but
-/// threatens a contact mate in one (詰めろ, were the opponent to pass;
-/// [`MATE_THREATS`]) or forks ([`FORK_THREATS`]) is exempt from the quiet
-/// moves' pruning and reduced [`THREAT_LMR_RELIEF`] plies less (`None`: not
-/// looked for). A material evaluation cannot see such a threat; only the
-/// search can, if it does not cut the move. The test runs for every quiet
-/// move that is no check, at nodes not in check.
-const THREAT_MIN_DEPTH: Option<i32> = None;
-/// How far (king steps) from the enemy king a move's square may be for the
-/// threat test ([`THREAT_MIN_DEPTH`]) to look at it.
-const THREAT_RADIUS: u8 = 2;
-/// Plies less late-move reduction for a threat ([`THREAT_MIN_DEPTH`]; not
-/// with `LMR_YANEURAOU`, whose formula returns before it).
-const THREAT_LMR_RELIEF: i32 = 1;
-/// Whether a quiet move that forks (attacks two enemy pieces, kings aside,
-/// each worth more than the mover, from a square where it survives the
-/// exchange) counts as a threat as a mate threat does (from
-/// [`THREAT_MIN_DEPTH`]): in shogi a drop wins material in two plies this
-/// way, which the pruning of quiets near the leaves cuts.
-const FORK_THREATS: bool = false;
-/// Whether mate threats count as threats (with [`THREAT_MIN_DEPTH`]).
-const MATE_THREATS: bool = true;
-/// Whether a PV node on the last iteration's principal variation (every
-/// move from the root so far is that line's) is spared the pruning of
-/// quiets at shallow depth and the internal iterative reduction, as
-/// YaneuraOu spares it (`followPV`), so that shallow pruning does not break
-/// the line the last iteration found. Only PV nodes, and only the first
-/// line's (not those of `MultiPV`).
-const FOLLOW_PV: bool = false;
-/// Whether a quiet move of a piece (pawns and king aside) that the
-/// opponent's last move attacks (by a cheaper piece, or with no defender)
-/// is spared late-move and history pruning, at nodes not in check up to
-/// [`LMP_DEPTH`] (any move of the piece, wherever it goes): else at depth
-/// 1 or 2 the few quiets left after
-/// move-count pruning seldom include the escape, the piece counts as lost
-/// and the attack that won it as winning, and the scores swing from one
-/// iteration to the next.
-const ESCAPES_SPARED: bool = false;
-/// Whether [`ESCAPES_SPARED`] looks at every attack on our pieces, not only
-/// the last move's (dearer: an attackers test per piece).
-const ESCAPES_ALL: bool = false;
 /// Whether quiet checks are spared the quiet moves' pruning (move count,
 /// futility, quiet SEE) and only SEE-pruned like captures.
 const PRUNING_SPARES_CHECKS: bool = true;
-/// Whether quiet checks spared by [`PRUNING_SPARES_CHECKS`] still fall to
-/// move-count pruning, as in YaneuraOu (its move picker skips every quiet
-/// move, checks included, past the move count).
-const LMP_PRUNES_CHECKS: bool = false;
-/// A late-move reduction of at least this many plies is one ply lighter,
-/// `None` = never (YaneuraOu gives a ply back to a deeply reduced move
-/// whose opponent did not improve).
-const LMR_GIVEBACK_FROM: Option<i32> = None;
-
-/// ProbCut (YaneuraOu's, Stockfish 17's): at a non-PV node not in check
-/// with at least `PROBCUT_MIN_DEPTH` plies left (after the internal
-/// iterative reduction), a capture whose exchange clears `beta +
-/// PROBCUT_MARGIN` (less `PROBCUT_IMPROVING` when improving) above the
-/// static evaluation, and whose quiescence search and then a search
-/// `PROBCUT_REDUCTION` plies shallower both reach that bound, cuts the
-/// node (`None`: off). Not when the TT's score lies below the bound.
-const PROBCUT_MIN_DEPTH: Option<i32> = None;
-const PROBCUT_MARGIN: i32 = 224;
-const PROBCUT_IMPROVING: i32 = 61;
-const PROBCUT_REDUCTION: i32 = 4;
-/// The small ProbCut: a node whose TT lower bound from at most
-/// `SMALL_PROBCUT_SLACK` plies shallower lies this far above `beta`
-/// returns `beta` plus this (`None`: off).
-const SMALL_PROBCUT_MARGIN: Option<i32> = None;
-const SMALL_PROBCUT_SLACK: i32 = 4;
-/// Late moves are reduced one ply more once more than this many beta
-/// cutoffs happened at the children's ply (Stockfish's `cutoffCnt`), and
-/// one more at an expected all node (`None`: off; not with
-/// [`LMR_YANEURAOU`], whose formula is its own).
-const CUTOFF_LMR_FROM: Option<u32> = None;
-
-/// Stockfish's hindsight depth: a node its parent reduced by at least
-/// `HINDSIGHT_DEEPER_FROM` plies is searched a ply deeper unless the
-/// opponent's evaluation worsened; one reduced by at least
-/// `HINDSIGHT_SHALLOWER_FROM` a ply shallower when the two static
-/// evaluations sum above `HINDSIGHT_MARGIN` (both sides think they stand
-/// well, so the position is quiet).
-const HINDSIGHT_DEPTH: bool = false;
-const HINDSIGHT_DEEPER_FROM: i32 = 3;
-const HINDSIGHT_SHALLOWER_FROM: i32 = 2;
-const HINDSIGHT_MARGIN: i32 = 173;
-
-/// Singular extensions: a TT move whose lower bound no other move comes
-/// near (a search without it at half depth fails low against the bound
-/// minus a margin) is searched one ply deeper. Measured (session 10,
-/// 100 ms): self-play with the learned evaluation 20-37-3 in 60 games
-/// (about -100 Elo; bench 1,887,145 nodes at depth 12 instead of 542,381);
-/// against YaneuraOu's material build with `Evaluation Material` 13-46-1,
-/// where the build without scored 14-45-1 on the same 60 openings: off.
-const SINGULAR_EXTENSIONS: bool = false;
-/// Least depth of a node for the singular extension.
-const SINGULAR_MIN_DEPTH: i32 = 6;
-/// How much shallower than the node its TT entry may be.
-const SINGULAR_TT_DEPTH_SLACK: i32 = 3;
-/// Margin below the TT score, per ply of depth.
-const SINGULAR_MARGIN_PER_DEPTH: i32 = 2;
-
-/// Whether the singular extension takes Stockfish 17's strong form (as
-/// YaneuraOu 9.70 has it): a singular TT move is extended by up to three
-/// plies (two or three unless at a PV node or for a capture, by how far
-/// the others fail low), the node itself one ply; the multi-cut returns
-/// the excluded search's value; a TT move that is not singular is reduced
-/// three plies if its bound is at least beta, two at a cut node. Needs
-/// `SINGULAR_EXTENSIONS`.
-const SINGULAR_STRONG: bool = false;
-/// Margin below the TT score of the strong form: this much per ply, over
-/// [`SINGULAR_STRONG_MARGIN_DIV`] (about 1.1 cp a ply).
-const SINGULAR_STRONG_MARGIN: i32 = 60;
-const SINGULAR_STRONG_MARGIN_DIV: i32 = 55;
-/// How far below the singular beta the other moves must fail for a second
-/// extension ply: base, at a PV node, for a quiet TT move.
-const DOUBLE_EXT_BASE: i32 = -4;
-const DOUBLE_EXT_PV: i32 = 212;
-const DOUBLE_EXT_QUIET: i32 = -182;
-/// The same for a third ply.
-const TRIPLE_EXT_BASE: i32 = 73;
-const TRIPLE_EXT_PV: i32 = 320;
-const TRIPLE_EXT_QUIET: i32 = -218;
-/// Reductions of a TT move that is not singular: its bound is at least
-/// beta; the node is a cut node.
-const NOT_SINGULAR_FAIL_HIGH_REDUCTION: i32 = 3;
-const NOT_SINGULAR_CUT_REDUCTION: i32 = 2;
-
-/// What a capture `m` of a `victim` counts for in the capture futility
-/// ([`CAPTURE_FUTILITY_VICTIM_ONLY`]).
-fn futility_gain(pos: &Position, m: Move, victim: PieceType) -> i32 {
-    if CAPTURE_FUTILITY_VICTIM_ONLY {
-        piece_value(victim)
-    } else if m.is_promotion() {
-        capture_gain(victim) + promotion_gain(pos, m)
-    } else {
-        capture_gain(victim)
-    }
-}
-
-/// Step 7a, the small ProbCut ([`SMALL_PROBCUT_MARGIN`]): `beta` plus the
-/// margin when the TT's lower bound, nearly as deep as the node, lies that
-/// far above `beta`.
-fn small_probcut(node: &NodeState, tt: TtHint, beta: i32) -> Option<i32> {
-    let margin = SMALL_PROBCUT_MARGIN?;
-    let (s, bound) = tt.bound?;
-    let bound_beta = beta + margin;
-    (bound != Bound::Upper
-        && tt.depth >= node.depth - SMALL_PROBCUT_SLACK
-        && s >= bound_beta
-        && beta.abs() < MATE_BOUND
-        && s.abs() < MATE_BOUND)
-        .then_some(bound_beta)
-}
-
-/// The strong form's verdict on the singular search's value `v`.
-fn strong_singular(
-    node: &NodeState,
-    tt_capture: bool,
-    v: i32,
-    singular_beta: i32,
-    tt_score: i32,
-    beta: i32,
-) -> Singular {
-    let pv = i32::from(node.kind == NodeKind::Pv);
-    let quiet = i32::from(!tt_capture);
-    if v < singular_beta {
-        let double = DOUBLE_EXT_BASE + DOUBLE_EXT_PV * pv + DOUBLE_EXT_QUIET * quiet;
-        let triple = TRIPLE_EXT_BASE + TRIPLE_EXT_PV * pv + TRIPLE_EXT_QUIET * quiet;
-        Singular::Extend(
-            1 + i32::from(v < singular_beta - double) + i32::from(v < singular_beta - triple),
-        )
-    } else if v >= beta && v.abs() < MATE_BOUND {
-        Singular::Cut(v)
-    } else if tt_score >= beta {
-        Singular::Extend(-NOT_SINGULAR_FAIL_HIGH_REDUCTION)
-    } else if node.kind == NodeKind::Cut {
-        Singular::Extend(-NOT_SINGULAR_CUT_REDUCTION)
-    } else {
-        Singular::Extend(0)
-    }
-}
-
-/// Whether the quiet, non-checking move `m` at `node` is a threat: a mate
-/// threat or a fork (see [`THREAT_MIN_DEPTH`]).
-fn is_threat(pos: &Position, node: &NodeState, m: Move) -> bool {
-    THREAT_MIN_DEPTH.is_some_and(|d| node.depth >= d && !node.in_check)
-        && ((FORK_THREATS && forks(pos, m))
-            || (MATE_THREATS && threatens_mate_in_one(pos, m, THREAT_RADIUS)))
-}
-
-/// Our pieces (side to move) that `last`, the opponent's move that led
-/// here, attacks with the piece it moved, when that piece is cheaper than
-/// ours or ours has no defender (pawns and king aside; see
-/// [`ESCAPES_SPARED`]).
-fn threatened_by(pos: &Position, last: Move) -> Bitboard {
-    if last.is_none() {
-        return Bitboard::EMPTY;
-    }
-    let us = pos.side_to_move();
-    let them = us.flip();
-    let from = last.to();
-    let pt = pos.piece_on(from).piece_type();
-    let occupied = pos.occupied();
-    let value = piece_value(pt);
-    let mut threatened = Bitboard::EMPTY;
-    for sq in attacks(them, pt, from, occupied) & pos.pieces(us) {
-        let victim = pos.piece_on(sq).piece_type();
-        if victim != PieceType::KING
-            && victim != PieceType::PAWN
-            && (piece_value(victim) > value || !pos.is_attacked(sq, us, occupied))
-        {
-            threatened = threatened.with(sq);
-        }
-    }
-    threatened
-}
-
-/// Our pieces (side to move; pawns and king aside) that an enemy piece
-/// attacks, when the cheapest such attacker is cheaper or ours has no
-/// defender ([`ESCAPES_ALL`]).
-fn threatened(pos: &Position) -> Bitboard {
-    let us = pos.side_to_move();
-    let them = us.flip();
-    let occupied = pos.occupied();
-    let mut threatened = Bitboard::EMPTY;
-    let candidates = pos
-        .pieces(us)
-        .and_not(pos.pieces_of_type(PieceType::PAWN) | pos.pieces_of_type(PieceType::KING));
-    for sq in candidates {
-        let attackers = pos.attackers_to(sq, them, occupied);
-        if attackers.is_empty() {
-            continue;
-        }
-        let value = piece_value(pos.piece_on(sq).piece_type());
-        // `Bitboard::any` (not empty) hides the iterator's `any`.
-        let cheaper = Iterator::any(&mut attackers.into_iter(), |a| {
-            piece_value(pos.piece_on(a).piece_type()) < value
-        });
-        if cheaper || !pos.is_attacked(sq, us, occupied) {
-            threatened = threatened.with(sq);
-        }
-    }
-    threatened
-}
-
-/// Whether the quiet move `m` forks (see [`FORK_THREATS`]).
-fn forks(pos: &Position, m: Move) -> bool {
-    let us = pos.side_to_move();
-    let to = m.to();
-    let (pt, occupied) = if m.is_drop() {
-        (m.dropped(), pos.occupied().with(to))
-    } else {
-        let from = m.from();
-        (
-            pos.piece_on(from).piece_type(),
-            pos.occupied().without(from).with(to),
-        )
-    };
-    let value = piece_value(pt);
-    let targets = attacks(us, pt, to, occupied) & pos.pieces(us.flip());
-    let richer = targets
-        .into_iter()
-        .filter(|&sq| {
-            let victim = pos.piece_on(sq).piece_type();
-            victim != PieceType::KING && piece_value(victim) > value
-        })
-        .count();
-    richer >= 2 && see_ge(pos, m, 0)
-}
 
 /// The late-move reduction table, by depth and move number.
 fn reduction(depth: i32, move_count: usize) -> i32 {
@@ -507,56 +144,6 @@ fn reduced_depth(depth: i32, move_count: usize) -> i32 {
     depth - 1 - reduction(depth, move_count)
 }
 
-/// Whether late-move reductions follow YaneuraOu 9.70's formula
-/// ([`yaneuraou_reduction`]) instead of [`reduction`] and its corrections.
-const LMR_YANEURAOU: bool = false;
-
-/// The late-move reduction in plies as YaneuraOu 9.70 (Stockfish 17)
-/// computes it, in 1/1024 plies: a log-log table, more for a node that is
-/// not improving, less for every further move (shogi's long move lists),
-/// much more at cut nodes, less below a `ttPv` node and for good history.
-/// Clamped as ours: at least 0, at most `depth - 2`.
-fn yaneuraou_reduction(node: &NodeState, mv: &MoveState, move_count: usize) -> i32 {
-    let depth = node.depth;
-    let table = |i: i32| (2763.0 / 128.0 * (i.max(1) as f32).ln()) as i32;
-    let scale = table(depth) * table(move_count.min(255) as i32);
-    let mut r = scale + 1133 + 691 - 65 * move_count.min(255) as i32;
-    if !node.improving {
-        r += scale * 206 / 512;
-    }
-    if node.tt_pv {
-        r -= 2819 + 973 * i32::from(node.kind == NodeKind::Pv);
-    }
-    if node.kind == NodeKind::Cut {
-        r += 3611 + 985 * i32::from(node.tt_move.is_none());
-    }
-    if node.tt_capture {
-        r += 1054;
-    }
-    if mv.quiet {
-        // Killers and the countermove have no history score here.
-        r -= if mv.order >= COUNTER_SCORE {
-            1024
-        } else {
-            mv.order.max(-60_000) * 428 / 4096
-        };
-    }
-    if node.kind == NodeKind::All {
-        r += r * 273 / (256 * depth + 260);
-    }
-    if node.kind == NodeKind::Pv {
-        r -= 1024;
-    }
-    (r / 1024).clamp(0, depth - 2)
-}
-
-/// Whether the node search (not the root) skips the non-promotions that
-/// promoting dominates (pawn, bishop, rook; [`is_dominated`]), as
-/// YaneuraOu does by not generating them; otherwise they come last. Off:
-/// on, 28-68-4 (30.0%) against YaneuraOu's material build at 300 ms on
-/// the first 100 openings, where HEAD has scored 34.0% (session 24).
-const SKIP_DOMINATED: bool = false;
-
 /// Largest static evaluation used (well inside the TT's 16-bit scores and
 /// below [`MATE_BOUND`]).
 const MAX_STATIC_EVAL: i32 = 20_000;
@@ -566,14 +153,6 @@ const TT_MOVE_BEFORE_GENERATION: bool = true;
 /// Whether the move loop reads the history of plain quiet moves only once
 /// the captures, killers and countermove before them are searched.
 const LAZY_QUIET_SCORING: bool = true;
-/// Whether nodes remember in the TT that they were on a principal
-/// variation (Stockfish's `ttPv`); late moves below such a node are reduced
-/// `TT_PV_RELIEF` plies less.
-const TT_PV: bool = false;
-const TT_PV_RELIEF: i32 = 1;
-/// A node that fails low below a `ttPv` parent inherits the mark from
-/// this depth up.
-const TT_PV_INHERIT_DEPTH: i32 = 3;
 /// Whether the static evaluation is corrected by the correction history
 /// (`search/correction.rs`).
 const CORRECTION_HISTORY: bool = true;
@@ -585,8 +164,6 @@ enum MovePruning {
     Search,
     /// Skip it.
     Skip,
-    /// Skip it as futile: its best hope is this score (at most alpha).
-    Futile(i32),
 }
 
 impl MovePruning {
@@ -722,28 +299,12 @@ pub struct Stack {
     pub current: Move,
     /// Piece slot of `current` (see [`piece_slot`]).
     pub current_slot: usize,
-    /// Whether `current` is a quiet move (no capture, no promotion).
-    pub current_quiet: bool,
     /// The node's keys for the correction history's partial tables.
     pub partial: PartialKeys,
     /// Two quiet moves that caused cutoffs at this ply.
     pub killers: [Move; 2],
     /// Whether a null move led here (no second null move in a row).
     pub after_null: bool,
-    /// The move a singular-extension search leaves out at this ply.
-    pub excluded: Move,
-    /// Whether the node at this ply is or was on a principal variation
-    /// ([`TtEntry::pv`](super::tt::TtEntry::pv)).
-    pub tt_pv: bool,
-    /// Beta cutoffs at this ply since the grandparent node began
-    /// ([`CUTOFF_LMR_FROM`]).
-    pub cutoffs: u32,
-    /// The late-move reduction of the move being searched from this ply
-    /// (0 outside a reduced search; [`HINDSIGHT_DEPTH`]).
-    pub reduction: i32,
-    /// Whether the path from the root to this ply is the last iteration's
-    /// principal variation ([`FOLLOW_PV`]).
-    pub follow_pv: bool,
 }
 
 impl Default for Stack {
@@ -753,15 +314,9 @@ impl Default for Stack {
             static_eval: 0,
             current: Move::NONE,
             current_slot: 0,
-            current_quiet: false,
             partial: PartialKeys::default(),
             killers: [Move::NONE; 2],
             after_null: false,
-            excluded: Move::NONE,
-            tt_pv: false,
-            cutoffs: 0,
-            reduction: 0,
-            follow_pv: false,
         }
     }
 }
@@ -813,10 +368,6 @@ struct TtHint {
     mv: Move,
     /// The stored score (adjusted to the node's ply) and its bound.
     bound: Option<(i32, Bound)>,
-    /// The stored depth.
-    depth: i32,
-    /// Whether the entry was on a principal variation ([`TtEntry::pv`](super::tt::TtEntry::pv)).
-    pv: bool,
 }
 
 /// The root mate probe of the main thread ([`super::mate_probe`]).
@@ -841,15 +392,6 @@ enum NodePruning {
     Search,
 }
 
-/// What step 7b (singular extension) decides.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Singular {
-    /// The node is cut with this score (multi-cut).
-    Cut(i32),
-    /// The TT move is extended by this many plies (reduced if negative).
-    Extend(i32),
-}
-
 /// What the node search knows about its node before the move loop.
 #[derive(Clone, Copy, Debug)]
 struct NodeState {
@@ -865,26 +407,12 @@ struct NodeState {
     /// Whether the TT move is legal here and captures (set by the move
     /// loop once the moves are generated).
     tt_capture: bool,
-    /// Whether the TT had an entry for the node.
-    tt_hit: bool,
     /// Static evaluation with the correction history (`-INFINITE` in check).
     corrected_eval: i32,
     /// `corrected_eval`, or a TT bound on the right side of it.
     static_eval: i32,
     /// Whether `static_eval` is above the one two plies before.
     improving: bool,
-    /// Plies the TT move is extended by (singular extension), or reduced
-    /// by when negative.
-    tt_extension: i32,
-    /// Whether the node is or was on a principal variation (Stockfish's
-    /// `ttPv`): a PV node, or its TT entry says so.
-    tt_pv: bool,
-    /// Whether the node is a PV node on the last iteration's principal
-    /// variation ([`FOLLOW_PV`]).
-    follow_pv: bool,
-    /// Our threatened pieces ([`ESCAPES_SPARED`], [`ESCAPES_ALL`]; set by
-    /// the move loop).
-    threatened: Bitboard,
 }
 
 /// One move of the move loop with what its pruning and reduction use.
@@ -897,9 +425,6 @@ struct MoveState {
     quiet: bool,
     /// Whether it checks.
     check: bool,
-    /// Whether it is a threat: a mate threat or a fork (see
-    /// [`THREAT_MIN_DEPTH`]).
-    threat: bool,
 }
 
 /// The state of one search thread.
@@ -932,9 +457,6 @@ pub struct Worker<'a> {
     pub(super) current_depth: u32,
     last_info: Instant,
     pub root_moves: Vec<RootMove>,
-    /// The principal variation of the last completed iteration
-    /// ([`FOLLOW_PV`]).
-    last_pv: Vec<Move>,
     pub completed_depth: u32,
     kind: BoardKind,
     /// How steady the best move has been (main thread, time management).
@@ -977,7 +499,6 @@ impl<'a> Worker<'a> {
             current_depth: 0,
             last_info: Instant::now(),
             root_moves: root.into_iter().map(RootMove::new).collect(),
-            last_pv: Vec::new(),
             completed_depth: 0,
             kind: BoardKind::Standard,
             stability: Stability::default(),
@@ -1146,9 +667,6 @@ impl<'a> Worker<'a> {
         let s = &mut self.stack[ply];
         s.current = m;
         s.current_slot = piece_slot(pos, m);
-        // Read only by the prior-countermove bonus.
-        s.current_quiet =
-            PRIOR_MOVE_BONUS_PERCENT > 0 && !m.is_promotion() && captured(pos, m).is_none();
         let partial = s.partial.after(pos, m);
         let next = &mut self.stack[ply + 1];
         next.partial = partial;
@@ -1208,34 +726,6 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// A TT cutoff by a quiet move: the move gains as if it had cut here.
-    fn reward_tt_move(&mut self, pos: &Position, ply: usize, m: Move, depth: i32) {
-        // `is_legal_fast` is false for `Move::NONE`.
-        if !m.is_promotion() && is_legal_fast(pos, m) && captured(pos, m).is_none() {
-            self.update_quiet_stats(pos, ply, m, depth, &[]);
-        }
-    }
-
-    /// A node that failed low without a best move: the opponent's quiet
-    /// move that led to it was a good one, and its history gains (Stockfish's
-    /// bonus for the prior countermove).
-    fn reward_prior_move(&mut self, pos: &Position, ply: usize, depth: i32) {
-        let Some(parent) = ply.checked_sub(1) else {
-            return;
-        };
-        let prev = self.stack[parent];
-        if prev.current.is_none() || !prev.current_quiet {
-            return;
-        }
-        let them = pos.side_to_move().flip().index();
-        let cont = self.cont_keys_of(them, parent);
-        let b = bonus(depth) * PRIOR_MOVE_BONUS_PERCENT / 100;
-        self.history
-            .update_quiet(them, prev.current_slot, prev.current, b);
-        self.history
-            .update_continuation(&cont, prev.current_slot, prev.current, b);
-    }
-
     #[inline]
     pub(super) fn clear_pv(&mut self, ply: usize) {
         self.pv_len[ply] = ply;
@@ -1271,10 +761,7 @@ impl<'a> Worker<'a> {
             return v;
         }
         let in_check = pos.in_check();
-        // A singular-extension search of this node: no TT, no pruning, and
-        // the depth its node already extended.
-        let singular_search = !self.stack[ply].excluded.is_none();
-        if CHECK_EXTENSION && in_check && self.may_extend(ply) && !singular_search {
+        if CHECK_EXTENSION && in_check && self.may_extend(ply) {
             depth += 1;
         }
         if depth <= 0 {
@@ -1283,7 +770,6 @@ impl<'a> Worker<'a> {
         if let Some(v) = self.enter(pos, &mut alpha, &mut beta, ply) {
             return v;
         }
-        self.stack[ply + 2].cutoffs = 0;
         let path_mates = self.path_mates;
 
         // Step 2. Transposition table.
@@ -1291,33 +777,23 @@ impl<'a> Worker<'a> {
         let mut tt = TtHint {
             mv: Move::NONE,
             bound: None,
-            depth: 0,
-            pv: false,
         };
-        if let Some(e) = self.sh.tt.probe(key).filter(|_| !singular_search) {
+        if let Some(e) = self.sh.tt.probe(key) {
             let s = score_from_tt(e.score, ply);
             if kind != NodeKind::Pv && e.depth >= depth && e.bound.cuts(s, alpha, beta) {
-                if TT_CUT_STATS && s >= beta {
-                    self.reward_tt_move(pos, ply, e.mv, depth);
-                }
                 return s;
             }
             tt = TtHint {
                 mv: e.mv,
                 bound: Some((s, e.bound)),
-                depth: e.depth,
-                pv: e.pv,
             };
         }
 
         // Step 3. Static evaluation and the improving flag.
         let mut node = self.node_state(pos, key, kind, ply, depth, tt);
-        if HINDSIGHT_DEPTH && !in_check && !singular_search {
-            node.depth += self.hindsight(&node);
-        }
 
         // Steps 4-6. Pruning before the moves.
-        if kind != NodeKind::Pv && !in_check && !singular_search {
+        if kind != NodeKind::Pv && !in_check {
             match self.prune_node(pos, &node, alpha, beta) {
                 NodePruning::Cut(v) => return v,
                 // A mate threat seen by the null move extends the node.
@@ -1326,44 +802,11 @@ impl<'a> Worker<'a> {
                 }
                 NodePruning::MateThreat | NodePruning::Search => {}
             }
-            if IMPROVING_AT_BETA && node.static_eval >= beta {
-                node.improving = true;
-            }
         }
 
         // Step 7. Internal iterative reduction.
-        if tt.mv.is_none() && node.depth >= IIR_MIN_DEPTH && !singular_search && !node.follow_pv {
+        if tt.mv.is_none() && node.depth >= IIR_MIN_DEPTH {
             node.depth -= 1;
-        }
-
-        // Step 7a. ProbCut, and the small ProbCut from the TT.
-        if kind != NodeKind::Pv && !in_check && !singular_search {
-            if let Some(v) = self.probcut(pos, &node, beta, tt) {
-                return v;
-            }
-            if self.stopped {
-                return 0;
-            }
-        }
-        if let Some(v) = small_probcut(&node, tt, beta) {
-            return v;
-        }
-
-        // Step 7b. Singular extension of the TT move (before the moves are
-        // generated: the search without it uses this ply's move list).
-        match self.singular_extension(pos, &node, tt, beta) {
-            Singular::Cut(v) => return v,
-            // The strong form searches a node with a singular move a ply
-            // deeper (every move; the TT move gets its extension on top of
-            // the node's depth before it).
-            Singular::Extend(e) if SINGULAR_STRONG && e > 0 => {
-                node.depth += 1;
-                node.tt_extension = e - 1;
-            }
-            Singular::Extend(e) => node.tt_extension = e,
-        }
-        if self.stopped {
-            return 0;
         }
 
         // Step 8. Moves; mate and game ends. A legal TT move is searched
@@ -1387,45 +830,23 @@ impl<'a> Worker<'a> {
             return 0;
         };
         if best == -INFINITE {
-            // No move searched (only when a singular-extension search left
-            // out the only move, or with `SKIP_DOMINATED` the only move
-            // besides a skipped non-promotion, or every candidate kept:
-            // the first move is not pruned and the candidate selection
-            // keeps one). Fail low, unstored.
+            // No move searched: cannot happen (the first move is never
+            // pruned and the candidate selection keeps one), but a fail
+            // low unstored is the safe answer.
             return alpha;
         }
 
         // Step 14. Store; the correction history learns from the result.
-        let mut best = best;
-        if FAIL_SOFT_DAMPING && best >= beta && best.abs() < MATE_BOUND && alpha.abs() < MATE_BOUND
-        {
-            // A fail high far above beta is pulled towards it, the more so
-            // the shallower the search.
-            best = (best * node.depth + beta) / (node.depth + 1);
-        }
         let bound = Bound::of(best, alpha, beta);
-        if singular_search {
-            return best;
-        }
-        if PRIOR_MOVE_BONUS_PERCENT > 0 && bound == Bound::Upper {
-            self.reward_prior_move(pos, ply, node.depth);
-        }
         if CORRECTION_HISTORY && !in_check {
             let eval = node.corrected_eval;
             self.update_correction(pos, ply, best, best_move, (eval, bound), node.depth);
         }
         if self.path_mates == path_mates || best.abs() < MATE_BOUND {
-            // A fail low below a PV node keeps the mark (Stockfish's rule).
-            let pv = node.tt_pv
-                || (TT_PV
-                    && bound == Bound::Upper
-                    && ply > 0
-                    && self.stack[ply - 1].tt_pv
-                    && node.depth > TT_PV_INHERIT_DEPTH);
             let score = score_to_tt(best, ply);
             self.sh
                 .tt
-                .store(key, best_move, score, node.depth, bound, pv);
+                .store(key, best_move, score, node.depth, bound, false);
         }
         best
     }
@@ -1491,18 +912,6 @@ impl<'a> Worker<'a> {
             && self.stack[ply - 2].static_eval != -INFINITE
             && static_eval > self.stack[ply - 2].static_eval;
         self.stack[ply + 2].killers = [Move::NONE; 2];
-        // A singular-extension search of this node keeps the node's mark.
-        let tt_pv = if !self.stack[ply].excluded.is_none() {
-            self.stack[ply].tt_pv
-        } else {
-            TT_PV && (kind == NodeKind::Pv || tt.pv)
-        };
-        self.stack[ply].tt_pv = tt_pv;
-        let follow_pv = FOLLOW_PV
-            && ply > 0
-            && self.stack[ply - 1].follow_pv
-            && self.last_pv.get(ply - 1) == Some(&self.stack[ply - 1].current);
-        self.stack[ply].follow_pv = follow_pv;
         NodeState {
             key,
             kind,
@@ -1511,101 +920,9 @@ impl<'a> Worker<'a> {
             in_check,
             tt_move: tt.mv,
             tt_capture: false,
-            tt_hit: tt.bound.is_some(),
             corrected_eval,
             static_eval,
             improving,
-            tt_extension: 0,
-            tt_pv,
-            follow_pv: follow_pv && kind == NodeKind::Pv,
-            threatened: Bitboard::EMPTY,
-        }
-    }
-
-    /// Step 3's hindsight ([`HINDSIGHT_DEPTH`]): plies to add to the depth
-    /// of a node by how much its parent reduced it.
-    fn hindsight(&self, node: &NodeState) -> i32 {
-        let ply = node.ply;
-        if ply == 0 {
-            return 0;
-        }
-        let (prior, parent_eval) = (
-            self.stack[ply - 1].reduction,
-            self.stack[ply - 1].static_eval,
-        );
-        if parent_eval == -INFINITE {
-            return 0;
-        }
-        let opponent_worsening = node.static_eval > -parent_eval;
-        let mut d = 0;
-        if prior >= HINDSIGHT_DEEPER_FROM && !opponent_worsening {
-            d += 1;
-        }
-        if prior >= HINDSIGHT_SHALLOWER_FROM
-            && node.depth + d >= 2
-            && node.static_eval + parent_eval > HINDSIGHT_MARGIN
-        {
-            d -= 1;
-        }
-        d
-    }
-
-    /// Step 7b: whether the TT move is singular (every other move fails
-    /// low against its TT lower bound minus a margin, at half depth): then
-    /// it is extended. If even without it the node fails high well above
-    /// `beta`, the node is cut (multi-cut); a TT move that is not singular
-    /// but whose bound is at least `beta` is reduced.
-    fn singular_extension(
-        &mut self,
-        pos: &Position,
-        node: &NodeState,
-        tt: TtHint,
-        beta: i32,
-    ) -> Singular {
-        let (depth, ply) = (node.depth, node.ply);
-        let Some((tt_score, tt_bound)) = tt.bound else {
-            return Singular::Extend(0);
-        };
-        if !SINGULAR_EXTENSIONS
-            || depth < SINGULAR_MIN_DEPTH
-            || tt.mv.is_none()
-            || tt_bound == Bound::Upper
-            || tt.depth < depth - SINGULAR_TT_DEPTH_SLACK
-            || tt_score.abs() >= MATE_BOUND
-            || !self.may_extend(ply)
-        {
-            return Singular::Extend(0);
-        }
-        let singular_beta = if SINGULAR_STRONG {
-            tt_score - SINGULAR_STRONG_MARGIN * depth / SINGULAR_STRONG_MARGIN_DIV
-        } else {
-            tt_score - SINGULAR_MARGIN_PER_DEPTH * depth
-        };
-        let singular_depth = (depth - 1) / 2;
-        let static_eval = self.stack[ply].static_eval;
-        self.stack[ply].excluded = tt.mv;
-        let v = self.search(
-            pos,
-            singular_beta - 1,
-            singular_beta,
-            singular_depth,
-            ply,
-            NodeKind::Cut,
-        );
-        self.stack[ply].excluded = Move::NONE;
-        self.stack[ply].static_eval = static_eval;
-        if SINGULAR_STRONG {
-            let tt_capture = captured(pos, tt.mv).is_some();
-            return strong_singular(node, tt_capture, v, singular_beta, tt_score, beta);
-        }
-        if v < singular_beta {
-            Singular::Extend(1)
-        } else if singular_beta >= beta {
-            Singular::Cut(singular_beta)
-        } else if tt_score >= beta {
-            Singular::Extend(-1)
-        } else {
-            Singular::Extend(0)
         }
     }
 
@@ -1620,97 +937,21 @@ impl<'a> Worker<'a> {
     ) -> NodePruning {
         let (depth, ply, static_eval) = (node.depth, node.ply, node.static_eval);
         // Step 4. Razoring.
-        let razor_margin =
-            RAZOR_MARGIN_BASE + RAZOR_MARGIN * depth + RAZOR_MARGIN_SQUARED * depth * depth;
-        if depth <= RAZOR_DEPTH && static_eval + razor_margin < alpha {
+        if depth <= RAZOR_DEPTH && static_eval + RAZOR_MARGIN * depth < alpha {
             let v = self.qsearch(pos, alpha - 1, alpha, ply);
             if v < alpha {
                 return NodePruning::Cut(v);
             }
         }
         // Step 5. Reverse futility pruning.
-        if RFP_STRONG {
-            if let Some(v) = self.strong_rfp(pos, node, beta) {
-                return NodePruning::Cut(v);
-            }
-        } else if depth <= RFP_DEPTH
-            && !(RFP_SPARES_QUIET_TT_MOVE
-                && !node.tt_move.is_none()
-                && captured(pos, node.tt_move).is_none())
+        if depth <= RFP_DEPTH
             && static_eval.abs() < MATE_BOUND
             && static_eval - RFP_MARGIN * (depth - i32::from(node.improving)) >= beta
         {
             return NodePruning::Cut(static_eval);
         }
         // Step 6. Null move.
-        if NMP_CUT_NODES_ONLY && node.kind != NodeKind::Cut {
-            return NodePruning::Search;
-        }
         self.null_move(pos, beta, depth, ply, static_eval)
-    }
-
-    /// Step 7a. ProbCut ([`PROBCUT_MIN_DEPTH`]): the value to return if a
-    /// capture refutes the previous move at reduced depth by a margin.
-    fn probcut(&mut self, pos: &Position, node: &NodeState, beta: i32, tt: TtHint) -> Option<i32> {
-        let min_depth = PROBCUT_MIN_DEPTH?;
-        let (depth, ply) = (node.depth, node.ply);
-        let pc_beta = beta + PROBCUT_MARGIN - PROBCUT_IMPROVING * i32::from(node.improving);
-        if depth < min_depth
-            || beta.abs() >= MATE_BOUND
-            || matches!(tt.bound, Some((s, _)) if s < pc_beta)
-        {
-            return None;
-        }
-        let threshold = pc_beta - node.corrected_eval;
-        let list = &mut self.moves[ply];
-        generate_captures(pos, &mut list.list);
-        list.score_captures(pos, node.tt_move, &self.history, false);
-        let pc_depth = depth - PROBCUT_REDUCTION;
-        for i in 0..self.moves[ply].len() {
-            let m = self.moves[ply].next(i);
-            if !see_ge(pos, m, threshold) {
-                continue;
-            }
-            let child = self.make(pos, m, ply, gives_check(pos, m));
-            let mut v = -self.qsearch(&child, -pc_beta, -pc_beta + 1, ply + 1);
-            if v >= pc_beta && pc_depth > 0 && !self.stopped {
-                v = -self.search(
-                    &child,
-                    -pc_beta,
-                    -pc_beta + 1,
-                    pc_depth,
-                    ply + 1,
-                    node.kind.flip(),
-                );
-            }
-            if self.stopped {
-                return None;
-            }
-            if v >= pc_beta && v.abs() < MATE_BOUND {
-                let score = score_to_tt(v, ply);
-                self.sh
-                    .tt
-                    .store(node.key, m, score, pc_depth + 1, Bound::Lower, node.tt_pv);
-                return Some(v - (pc_beta - beta));
-            }
-        }
-        None
-    }
-
-    /// Step 5 in the strong form ([`RFP_STRONG`]): the value to return
-    /// if the static evaluation is far enough above `beta`.
-    fn strong_rfp(&self, pos: &Position, node: &NodeState, beta: i32) -> Option<i32> {
-        let (depth, eval) = (node.depth, node.static_eval);
-        let tt_capture = !node.tt_move.is_none() && captured(pos, node.tt_move).is_some();
-        let per_ply = RFP_STRONG_MARGIN - RFP_STRONG_NO_TT * i32::from(!node.tt_hit);
-        let margin = per_ply * depth - RFP_STRONG_IMPROVING * i32::from(node.improving);
-        (depth <= RFP_STRONG_DEPTH
-            && eval >= beta
-            && eval - margin >= beta
-            && (node.tt_move.is_none() || tt_capture)
-            && eval.abs() < MATE_BOUND
-            && beta.abs() < MATE_BOUND)
-            .then_some((2 * beta + eval) / 3)
     }
 
     /// Step 8: generates the legal moves (with the checks when not in
@@ -1735,22 +976,15 @@ impl<'a> Worker<'a> {
             return None;
         }
         let m = mate_in_one(pos, &self.checks)?;
-        let excluded = self.stack[ply].excluded;
-        if !excluded.is_none() && m == excluded {
-            // A singular-extension search leaves this mate out: search on.
-            return None;
-        }
         let v = mate_in(ply + 1);
-        if excluded.is_none() {
-            self.sh.tt.store(
-                node.key,
-                m,
-                score_to_tt(v, ply),
-                node.depth,
-                Bound::Exact,
-                node.tt_pv,
-            );
-        }
+        self.sh.tt.store(
+            node.key,
+            m,
+            score_to_tt(v, ply),
+            node.depth,
+            Bound::Exact,
+            false,
+        );
         if node.kind == NodeKind::Pv {
             self.clear_pv(ply + 1);
             self.update_pv(ply, m);
@@ -1771,7 +1005,6 @@ impl<'a> Worker<'a> {
                 Move::NONE
             },
             cont: self.cont_keys(pos, ply),
-            threatened: node.threatened,
             ply,
         }
     }
@@ -1791,13 +1024,6 @@ impl<'a> Worker<'a> {
     ) -> Option<(i32, Move)> {
         let ply = node.ply;
         let mut node = *node;
-        if ESCAPES_SPARED && !node.in_check && node.depth <= LMP_DEPTH && ply > 0 {
-            node.threatened = if ESCAPES_ALL {
-                threatened(pos)
-            } else {
-                threatened_by(pos, self.stack[ply - 1].current)
-            };
-        }
         let mut order = if tt_first {
             self.tt_move_alone(pos, &mut node)
         } else {
@@ -1816,7 +1042,6 @@ impl<'a> Worker<'a> {
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
         let mut quiets = MovesTried::default();
-        let mut captures = MovesTried::default();
         let mut move_count = 0;
         let mut i = 0;
         while i < n {
@@ -1842,40 +1067,24 @@ impl<'a> Worker<'a> {
                 (m, self.moves[ply].score(i))
             };
             i += 1;
-            if m == self.stack[ply].excluded || (SKIP_DOMINATED && is_dominated(pos, m)) {
-                continue;
-            }
-            let capture = captured(pos, m).is_some();
-            let quiet = !capture && !m.is_promotion();
-            let check = check_info.gives_check(pos, m);
             let mv = MoveState {
                 m,
                 order: order_score,
-                quiet,
-                check,
-                threat: quiet && !check && is_threat(pos, &node, m),
+                quiet: captured(pos, m).is_none() && !m.is_promotion(),
+                check: check_info.gives_check(pos, m),
             };
             move_count += 1;
 
             // Step 11. Pruning at shallow depth.
-            if best > -MATE_BOUND {
-                match self.prune_move(pos, &node, &mv, move_count, alpha) {
-                    MovePruning::Search => {}
-                    MovePruning::Skip => continue,
-                    MovePruning::Futile(v) => {
-                        // The node's value is at least about what the
-                        // futile move was expected to reach (at most alpha).
-                        if FAIL_SOFT_DAMPING && v.abs() < MATE_BOUND {
-                            best = best.max(v);
-                        }
-                        continue;
-                    }
-                }
+            if best > -MATE_BOUND
+                && self.prune_move(pos, &node, &mv, move_count, alpha) == MovePruning::Skip
+            {
+                continue;
             }
 
             // Step 12. Make the move; late-move reductions; PVS.
             let child = self.make(pos, m, ply, mv.check);
-            let score = self.search_move(&child, &node, &mv, move_count, (alpha, beta), best);
+            let score = self.search_move(&child, &node, &mv, move_count, (alpha, beta));
             if self.stopped {
                 return None;
             }
@@ -1890,24 +1099,16 @@ impl<'a> Worker<'a> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
-                        let tried = (quiets.as_slice(), captures.as_slice());
-                        self.update_cutoff_stats(pos, ply, m, node.depth, tried);
-                        self.stack[ply].cutoffs += 1;
+                        self.update_cutoff_stats(pos, ply, m, node.depth, quiets.as_slice());
                         break;
                     }
                 }
             }
             if mv.quiet {
                 quiets.push(m);
-            } else if CAPTURE_MALUS && capture {
-                captures.push(m);
             }
         }
-        debug_assert!(move_count > 0 || !self.stack[ply].excluded.is_none() || SKIP_DOMINATED);
-        if STATS_ON_EXACT && !best_move.is_none() && best < beta {
-            let tried = (quiets.as_slice(), captures.as_slice());
-            self.update_cutoff_stats(pos, ply, best_move, node.depth, tried);
-        }
+        debug_assert!(move_count > 0);
         Some((best, best_move))
     }
 
@@ -1993,29 +1194,13 @@ impl<'a> Worker<'a> {
         let depth = node.depth;
         let m = mv.m;
         let lmp_limit = (LMP_BASE + depth * depth) / (2 - i32::from(node.improving));
-        let escape = !m.is_drop() && node.threatened.has(m.from());
-        let late = depth <= LMP_DEPTH
-            && move_count as i32 > lmp_limit
-            && mv.order < KILLER_SCORE
-            && !escape;
+        let late = depth <= LMP_DEPTH && move_count as i32 > lmp_limit && mv.order < KILLER_SCORE;
         if !mv.quiet || (mv.check && PRUNING_SPARES_CHECKS) {
-            if LMP_PRUNES_CHECKS && mv.quiet && late {
-                return MovePruning::Skip;
-            }
-            if self.futile_capture(pos, node, mv, move_count, alpha) {
-                return MovePruning::Skip;
-            }
-            let skip = (!mv.check || !SEE_KEEPS_CHECKS)
-                && depth <= SEE_DEPTH
-                && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth);
+            let skip = depth <= SEE_DEPTH && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth);
             return MovePruning::skip_if(skip);
-        }
-        if mv.threat || node.follow_pv {
-            return MovePruning::Search;
         }
         if let Some(per_depth) = HISTORY_PRUNING_PER_DEPTH
             && mv.order < KILLER_SCORE
-            && !escape
             && mv.order < -per_depth * depth
         {
             return MovePruning::Skip;
@@ -2036,47 +1221,16 @@ impl<'a> Worker<'a> {
             && futility <= alpha
             && mv.order < KILLER_SCORE
         {
-            return MovePruning::Futile(futility);
+            return MovePruning::Skip;
         }
         MovePruning::skip_if(
-            lmr_depth <= SEE_DEPTH
-                && (!m.is_drop() || SEE_PRUNES_DROPS)
-                && !see_ge(pos, m, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth),
+            lmr_depth <= SEE_DEPTH && !see_ge(pos, m, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth),
         )
-    }
-
-    /// Step 11 for a capture ([`CAPTURE_FUTILITY_DEPTH`]): whether it
-    /// cannot lift the static evaluation to alpha at its reduced depth.
-    fn futile_capture(
-        &self,
-        pos: &Position,
-        node: &NodeState,
-        mv: &MoveState,
-        move_count: usize,
-        alpha: i32,
-    ) -> bool {
-        let Some(max_depth) = CAPTURE_FUTILITY_DEPTH else {
-            return false;
-        };
-        let Some(victim) = captured(pos, mv.m) else {
-            return false;
-        };
-        if mv.check || node.in_check {
-            return false;
-        }
-        let lmr_depth = reduced_depth(node.depth, move_count).max(0);
-        lmr_depth < max_depth
-            && node.static_eval
-                + CAPTURE_FUTILITY_BASE
-                + CAPTURE_FUTILITY_PER_DEPTH * lmr_depth
-                + futility_gain(pos, mv.m, victim)
-                <= alpha
     }
 
     /// Step 12: searches `child`, reached by move number `move_count`:
     /// the first move with the node's window (`alpha`, `beta`), the others
-    /// with a null window (reduced when late), re-searched on a fail high;
-    /// `best` is the node's best score so far.
+    /// with a null window (reduced when late), re-searched on a fail high.
     fn search_move(
         &mut self,
         child: &Position,
@@ -2084,15 +1238,9 @@ impl<'a> Worker<'a> {
         mv: &MoveState,
         move_count: usize,
         (alpha, beta): (i32, i32),
-        best: i32,
     ) -> i32 {
         let (ply, kind) = (node.ply, node.kind);
-        let extension = if mv.m == node.tt_move {
-            node.tt_extension
-        } else {
-            0
-        };
-        let new_depth = node.depth - 1 + extension;
+        let new_depth = node.depth - 1;
         if move_count == 1 {
             let child_kind = if kind == NodeKind::Pv {
                 NodeKind::Pv
@@ -2108,7 +1256,6 @@ impl<'a> Worker<'a> {
         } else {
             kind.flip()
         };
-        self.stack[ply].reduction = r;
         let mut score = -self.search(
             child,
             -alpha - 1,
@@ -2117,16 +1264,8 @@ impl<'a> Worker<'a> {
             ply + 1,
             child_kind,
         );
-        self.stack[ply].reduction = 0;
         if score > alpha && r > 0 && !self.stopped {
-            let full = match LMR_DEEPER_SHALLOWER {
-                Some((deeper, _)) if score > best + deeper => new_depth + 1,
-                Some((_, shallower)) if score < best + shallower => new_depth - 1,
-                _ => new_depth,
-            };
-            if full > new_depth - r {
-                score = -self.search(child, -alpha - 1, -alpha, full, ply + 1, kind.flip());
-            }
+            score = -self.search(child, -alpha - 1, -alpha, new_depth, ply + 1, kind.flip());
         }
         if kind == NodeKind::Pv && score > alpha && score < beta && !self.stopped {
             score = -self.search(child, -beta, -alpha, new_depth, ply + 1, NodeKind::Pv);
@@ -2150,9 +1289,6 @@ impl<'a> Worker<'a> {
         {
             return None;
         }
-        if LMR_YANEURAOU {
-            return Some(yaneuraou_reduction(node, mv, move_count));
-        }
         let mut r = reduction(depth, move_count);
         if kind == NodeKind::Cut {
             r += CUT_NODE_REDUCTION;
@@ -2161,44 +1297,14 @@ impl<'a> Worker<'a> {
             r += TT_CAPTURE_REDUCTION;
         }
         r += i32::from(!pv_node && NON_PV_REDUCTION) + i32::from(!node.improving);
-        if node.tt_pv {
-            r -= TT_PV_RELIEF;
-        }
         if mv.order >= KILLER_SCORE {
             r -= 1;
-        }
-        if let Some(from) = CUTOFF_LMR_FROM
-            && self.stack[node.ply + 1].cutoffs > from
-        {
-            r += 1 + i32::from(kind == NodeKind::All);
         }
         if CHECK_LMR_RELIEF && (mv.check || node.in_check) {
             r -= 1;
         }
-        if mv.threat {
-            r -= THREAT_LMR_RELIEF;
-        }
         if mv.quiet {
             r -= mv.order / LMR_HISTORY_DIV;
-        }
-        if let Some(div) = CORRECTION_LMR_DIV
-            && !node.in_check
-        {
-            let correction = node.corrected_eval - self.static_value(node.ply);
-            r -= correction.abs() / div;
-        }
-        if mv.check
-            && let Some(cap) = CHECK_MAX_REDUCTION
-        {
-            r = r.min(cap);
-        }
-        if pv_node && let Some(cap) = PV_MAX_REDUCTION {
-            r = r.min(cap);
-        }
-        if let Some(from) = LMR_GIVEBACK_FROM
-            && r >= from
-        {
-            r -= 1;
         }
         Some(r.clamp(0, depth - 2))
     }
@@ -2240,24 +1346,13 @@ impl<'a> Worker<'a> {
         ply: usize,
         m: Move,
         depth: i32,
-        (quiets, captures): (&[Move], &[Move]),
+        quiets: &[Move],
     ) {
-        let b = bonus(depth);
         if let Some(victim) = captured(pos, m) {
             self.history
-                .update_capture(piece_slot(pos, m), m, victim, b);
+                .update_capture(piece_slot(pos, m), m, victim, bonus(depth));
         } else if !m.is_promotion() {
             self.update_quiet_stats(pos, ply, m, depth, quiets);
-        }
-        if CAPTURE_MALUS {
-            for &c in captures {
-                if c != m
-                    && let Some(victim) = captured(pos, c)
-                {
-                    self.history
-                        .update_capture(piece_slot(pos, c), c, victim, -b);
-                }
-            }
         }
     }
 
@@ -2273,7 +1368,7 @@ impl<'a> Worker<'a> {
         static_eval: i32,
     ) -> NodePruning {
         if depth < NMP_MIN_DEPTH
-            || static_eval < beta + NMP_MARGIN_BASE - NMP_MARGIN_PER_DEPTH * depth
+            || static_eval < beta
             || self.stack[ply].after_null
             || beta.abs() >= MATE_BOUND
             || pos.king_square(pos.side_to_move()).is_none()
@@ -2336,10 +1431,6 @@ impl<'a> Worker<'a> {
             rm.score = -INFINITE;
         }
         self.clear_pv(0);
-        self.stack[0].tt_pv = TT_PV;
-        self.stack[0].follow_pv = FOLLOW_PV;
-        // The root is no node search: reset what a node at ply 0 would.
-        self.stack[2].cutoffs = 0;
         let mut best = -INFINITE;
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
@@ -2349,18 +1440,7 @@ impl<'a> Worker<'a> {
             if i == pv_idx {
                 score = -self.search(&child, -beta, -alpha, depth - 1, 1, NodeKind::Pv);
             } else {
-                let r = match ROOT_LMR_FROM {
-                    Some(from)
-                        if depth >= 3 && i >= from && !check && captured(pos, m).is_none() =>
-                    {
-                        reduction(depth, i + 1).clamp(0, depth - 2)
-                    }
-                    _ => 0,
-                };
-                score = -self.search(&child, -alpha - 1, -alpha, depth - 1 - r, 1, NodeKind::Cut);
-                if r > 0 && score > alpha && !self.stopped {
-                    score = -self.search(&child, -alpha - 1, -alpha, depth - 1, 1, NodeKind::All);
-                }
+                score = -self.search(&child, -alpha - 1, -alpha, depth - 1, 1, NodeKind::Cut);
                 if score > alpha && !self.stopped {
                     score = -self.search(&child, -beta, -alpha, depth - 1, 1, NodeKind::Pv);
                 }
@@ -2450,7 +1530,6 @@ impl<'a> Worker<'a> {
             killers: [Move::NONE; 2],
             counter: Move::NONE,
             cont: [None; CONT_PLIES.len()],
-            threatened: Bitboard::EMPTY,
             ply: 0,
         };
         sm.score_all(pos, &hints, &self.history);
@@ -2515,14 +1594,6 @@ impl<'a> Worker<'a> {
         self.report = report;
         self.stack[0].eval = self.sh.eval.root(pos, &mut self.accs[0]);
         self.stack[0].partial = PartialKeys::of(pos);
-        if ROOT_STATIC_EVAL {
-            // The nodes two plies down compare with it (`improving`).
-            self.stack[0].static_eval = if pos.in_check() {
-                -INFINITE
-            } else {
-                self.corrected_value(pos, 0)
-            };
-        }
         self.order_root(pos);
         let multi_pv = report
             .map_or(1, |r| r.multi_pv)
@@ -2547,9 +1618,6 @@ impl<'a> Worker<'a> {
                 break;
             }
             self.completed_depth = search_depth.min(max_depth);
-            if FOLLOW_PV {
-                self.last_pv.clone_from(&self.root_moves[0].pv);
-            }
             if report.is_some() && search_depth == MATE_PROBE_DEPTH && self.prove_mate(pos) {
                 break;
             }
@@ -2705,37 +1773,6 @@ mod tests {
                 m
             })
             .collect()
-    }
-
-    /// Both threat sets of the position after `mv` from `sfen`, and the
-    /// square `sq` (USI, e.g. "5g") as a set.
-    fn threats_after(sfen: &str, mv: &str, sq: &str) -> (Bitboard, Bitboard, Bitboard) {
-        let before = parse_sfen(sfen).unwrap();
-        let m = parse_move(&before, mv).unwrap();
-        let pos = before.play(m);
-        let [file, rank] = sq.as_bytes() else {
-            panic!("square {sq}")
-        };
-        let square = crate::types::Square::new(file - b'1', rank - b'a');
-        (
-            threatened_by(&pos, m),
-            threatened(&pos),
-            Bitboard::from_square(square),
-        )
-    }
-
-    #[test]
-    fn the_last_move_threatens_a_dearer_or_undefended_piece() {
-        // Gote's pawn steps to 5f: it attacks sente's rook on 5g (dearer).
-        let (by_last, all, rook) = threats_after("4k4/9/9/9/4p4/9/4R4/9/4K4 w - 1", "5e5f", "5g");
-        assert_eq!((by_last, all), (rook, rook));
-        // A gold attacked by a rook is threatened only when undefended
-        // (here the king defends it).
-        let (by_last, all, _) = threats_after("r3k4/9/9/9/9/9/9/3GK4/9 w - 1", "9a9h", "6h");
-        assert_eq!((by_last, all), (Bitboard::EMPTY, Bitboard::EMPTY));
-        // The same gold without a defender.
-        let (by_last, all, gold) = threats_after("r3k4/9/9/9/9/9/9/3G4K/9 w - 1", "9a9h", "6h");
-        assert_eq!((by_last, all), (gold, gold));
     }
 
     #[test]
