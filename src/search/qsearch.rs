@@ -119,14 +119,9 @@ impl Worker<'_> {
             }
         }
         let bound = Bound::of(best, orig_alpha, beta);
-        self.sh.tt.store(
-            key,
-            best_move,
-            score_to_tt(best, ply),
-            QS_DEPTH,
-            bound,
-            false,
-        );
+        self.sh
+            .tt
+            .store(key, best_move, score_to_tt(best, ply), QS_DEPTH, bound);
         best
     }
 
@@ -155,7 +150,7 @@ impl Worker<'_> {
             let tt_score = score_to_tt(v, ply);
             self.sh
                 .tt
-                .store(pos.key(), m, tt_score, QS_DEPTH, Bound::Exact, false);
+                .store(pos.key(), m, tt_score, QS_DEPTH, Bound::Exact);
             return Some(v);
         }
         None

@@ -844,9 +844,7 @@ impl<'a> Worker<'a> {
         }
         if self.path_mates == path_mates || best.abs() < MATE_BOUND {
             let score = score_to_tt(best, ply);
-            self.sh
-                .tt
-                .store(key, best_move, score, node.depth, bound, false);
+            self.sh.tt.store(key, best_move, score, node.depth, bound);
         }
         best
     }
@@ -977,14 +975,9 @@ impl<'a> Worker<'a> {
         }
         let m = mate_in_one(pos, &self.checks)?;
         let v = mate_in(ply + 1);
-        self.sh.tt.store(
-            node.key,
-            m,
-            score_to_tt(v, ply),
-            node.depth,
-            Bound::Exact,
-            false,
-        );
+        self.sh
+            .tt
+            .store(node.key, m, score_to_tt(v, ply), node.depth, Bound::Exact);
         if node.kind == NodeKind::Pv {
             self.clear_pv(ply + 1);
             self.update_pv(ply, m);
@@ -1783,11 +1776,11 @@ mod tests {
         let moves = line(&start, &["7g7f", "3c3d", "8h2b+", "3a2b"]);
         let mut p = start.clone();
         for &m in &moves {
-            tt.store(p.key(), m, 0, 5, Bound::Exact, false);
+            tt.store(p.key(), m, 0, 5, Bound::Exact);
             p = p.play(m);
         }
         let last = parse_move(&p, "2g2f").unwrap();
-        tt.store(p.key(), last, 0, 5, Bound::Exact, false);
+        tt.store(p.key(), last, 0, 5, Bound::Exact);
         let mut pv = vec![moves[0]];
         extend_pv_from_tt(&tt, &start, &mut pv, TT_PV_MAX);
         // After 2g2f nothing is stored: the line ends there.
@@ -1800,7 +1793,7 @@ mod tests {
         let tt = Tt::new(1);
         let mut p = start.clone();
         for &m in &shuffle {
-            tt.store(p.key(), m, 0, 5, Bound::Exact, false);
+            tt.store(p.key(), m, 0, 5, Bound::Exact);
             p = p.play(m);
         }
         let mut pv = vec![shuffle[0]];
@@ -1810,7 +1803,7 @@ mod tests {
         // An illegal table move ends the line.
         let tt = Tt::new(1);
         let after = start.play(moves[0]);
-        tt.store(after.key(), moves[0], 0, 5, Bound::Exact, false);
+        tt.store(after.key(), moves[0], 0, 5, Bound::Exact);
         let mut pv = vec![moves[0]];
         extend_pv_from_tt(&tt, &start, &mut pv, TT_PV_MAX);
         assert_eq!(pv, vec![moves[0]]);

@@ -76,10 +76,6 @@ pub struct TtEntry {
     pub depth: i32,
     /// What the score bounds.
     pub bound: Bound,
-    /// Whether the node was on a principal variation when stored (or
-    /// inherited that from its parent when it failed low): Stockfish's
-    /// `ttPv`, which lightens late-move reductions below it.
-    pub pv: bool,
 }
 
 #[derive(Default)]
@@ -109,15 +105,11 @@ pub struct Tt {
 
 const SLOT_BYTES: usize = 16;
 
-/// Bit of the packed data that holds [`TtEntry::pv`].
-const PV_BIT: u64 = 1 << 42;
-
-fn pack(mv: Move, score: i32, depth: i32, bound: Bound, pv: bool, generation: u8) -> u64 {
+fn pack(mv: Move, score: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
     (mv.raw() as u64)
         | ((score as i16 as u16 as u64) << 16)
         | ((depth.clamp(-128, 127) as i8 as u8 as u64) << 32)
         | ((bound as u64) << 40)
-        | if pv { PV_BIT } else { 0 }
         | ((generation as u64) << 48)
 }
 
@@ -134,7 +126,6 @@ fn unpack(data: u64) -> Option<(TtEntry, u8)> {
             score: (data >> 16) as u16 as i16 as i32,
             depth: (data >> 32) as u8 as i8 as i32,
             bound,
-            pv: data & PV_BIT != 0,
         },
         (data >> 48) as u8,
     ))
@@ -209,9 +200,8 @@ impl Tt {
         None
     }
 
-    /// Stores a result for `key` (`pv`: see [`TtEntry::pv`]). A missing
-    /// move keeps the stored one.
-    pub fn store(&self, key: u64, mv: Move, score: i32, depth: i32, bound: Bound, pv: bool) {
+    /// Stores a result for `key`. A missing move keeps the stored one.
+    pub fn store(&self, key: u64, mv: Move, score: i32, depth: i32, bound: Bound) {
         let generation = self.generation.load(Ordering::Relaxed);
         let bucket = self.bucket(key);
         let mut victim = 0;
@@ -231,17 +221,15 @@ impl Tt {
                     && old_gen == generation
                     && old.depth > depth + KEEP_DEEPER_BY
                 {
-                    let gains_move = old.mv.is_none() && !mv.is_none();
-                    if gains_move || (pv && !old.pv) {
-                        let mv = if gains_move { mv } else { old.mv };
-                        let kept = pack(mv, old.score, old.depth, old.bound, old.pv || pv, old_gen);
+                    if old.mv.is_none() && !mv.is_none() {
+                        let kept = pack(mv, old.score, old.depth, old.bound, old_gen);
                         s.data.store(kept, Ordering::Relaxed);
                         s.key_xor.store(key ^ kept, Ordering::Relaxed);
                     }
                     return;
                 }
                 let mv = if mv.is_none() { old.mv } else { mv };
-                let new = pack(mv, score, depth, bound, pv, generation);
+                let new = pack(mv, score, depth, bound, generation);
                 s.data.store(new, Ordering::Relaxed);
                 s.key_xor.store(key ^ new, Ordering::Relaxed);
                 return;
@@ -253,7 +241,7 @@ impl Tt {
                 victim = i;
             }
         }
-        let new = pack(mv, score, depth, bound, pv, generation);
+        let new = pack(mv, score, depth, bound, generation);
         let s = &bucket[victim];
         s.data.store(new, Ordering::Relaxed);
         s.key_xor.store(key ^ new, Ordering::Relaxed);
@@ -297,16 +285,15 @@ mod tests {
         let tt = Tt::new(1);
         let m = Move::normal(Square::new(6, 6), Square::new(6, 5), false);
         assert_eq!(tt.probe(12345), None);
-        tt.store(12345, m, -31990, 7, Bound::Lower, true);
+        tt.store(12345, m, -31990, 7, Bound::Lower);
         let e = tt.probe(12345).unwrap();
         assert_eq!(
-            (e.mv, e.score, e.depth, e.bound, e.pv),
-            (m, -31990, 7, Bound::Lower, true)
+            (e.mv, e.score, e.depth, e.bound),
+            (m, -31990, 7, Bound::Lower)
         );
         // A move-less store keeps the move.
-        tt.store(12345, Move::NONE, 5, 9, Bound::Exact, false);
-        let e = tt.probe(12345).unwrap();
-        assert_eq!((e.mv, e.pv), (m, false));
+        tt.store(12345, Move::NONE, 5, 9, Bound::Exact);
+        assert_eq!(tt.probe(12345).unwrap().mv, m);
         assert!(tt.hashfull() <= 1000);
         tt.clear();
         assert_eq!(tt.probe(12345), None);
@@ -322,7 +309,6 @@ mod tests {
                 1,
                 (k % 20) as i32,
                 Bound::Exact,
-                false,
             );
         }
         let k = 19_999u64.wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -333,14 +319,12 @@ mod tests {
     fn a_shallow_bound_does_not_replace_a_deep_entry() {
         let tt = Tt::new(1);
         let m = Move::normal(Square::new(6, 6), Square::new(6, 5), false);
-        tt.store(777, m, 50, 12, Bound::Lower, false);
-        tt.store(777, Move::NONE, -20, 0, Bound::Upper, true);
+        tt.store(777, m, 50, 12, Bound::Lower);
+        tt.store(777, Move::NONE, -20, 0, Bound::Upper);
         let e = tt.probe(777).unwrap();
         assert_eq!((e.depth, e.score, e.bound, e.mv), (12, 50, Bound::Lower, m));
-        // The kept entry learns that the node was on a principal variation.
-        assert!(e.pv);
         // An exact result does replace it.
-        tt.store(777, Move::NONE, 7, 1, Bound::Exact, false);
+        tt.store(777, Move::NONE, 7, 1, Bound::Exact);
         assert_eq!(tt.probe(777).unwrap().score, 7);
         assert_eq!(std::mem::align_of::<Cluster>(), 64);
     }
