@@ -26,12 +26,6 @@ impl Hand {
         self.0 == [0; 8]
     }
 
-    /// The counts packed into one number (a byte per type), for hashing.
-    #[inline]
-    pub fn packed(self) -> u64 {
-        u64::from_le_bytes(self.0)
-    }
-
     /// Total number of pieces held.
     pub fn total(self) -> u32 {
         self.0.iter().map(|&n| n as u32).sum()
@@ -411,22 +405,6 @@ impl Position {
         self.key ^= zobrist::side_key();
         self.move_number = self.move_number.saturating_add(1);
         self.checkers = self.compute_checkers();
-    }
-
-    /// Gives the turn to the other side without a move (a null move).
-    /// Only for a position whose side to move does not give check, i.e.
-    /// one reached by a legal move: the side that gets the turn is then not
-    /// in check. The move number stays.
-    #[inline]
-    pub fn pass_turn(&mut self) {
-        debug_assert!(
-            self.king_square(self.side.flip())
-                .is_none_or(|k| !self.is_attacked(k, self.side, self.occupied())),
-            "the side getting the turn is in check"
-        );
-        self.side = self.side.flip();
-        self.key ^= zobrist::side_key();
-        self.checkers = Bitboard::EMPTY;
     }
 
     /// Whether the position's derived state matches a recomputation (for tests).

@@ -82,7 +82,7 @@ impl ContKey {
     /// The key of the earlier move `prev` (piece slot `prev_slot`), for
     /// moves of side `us` (index); `None` for a null move. The moves one
     /// and two plies back share the table (keeping them apart measured no
-    /// better, session 4).
+    /// better, sessions 4, 20 and 21).
     #[inline]
     pub fn new(us: usize, prev_slot: usize, prev: Move) -> Option<ContKey> {
         if prev.is_none() {

@@ -24,11 +24,12 @@ const PROMOTION_SCORE: i32 = 40_000_000;
 /// Killers score `KILLER_SCORE + 1` (first) and `KILLER_SCORE` (second).
 pub const KILLER_SCORE: i32 = 30_000_000;
 /// The countermove's score (below the killers').
-pub const COUNTER_SCORE: i32 = 29_000_000;
+const COUNTER_SCORE: i32 = 29_000_000;
 // Quiet moves score their butterfly plus continuation history, within
 // +-3 `HISTORY_MAX` (between the countermove and the bad captures) with the
-// default weights; `BUTTERFLY_WEIGHT` above 1 or the bonuses widen the
-// range, and the margins that read these scores would need retuning.
+// default weights; `BUTTERFLY_WEIGHT` above 1, `CHECK_ORDER_BONUS` or the
+// low-ply history widen the range, and the margins that read these scores
+// would need retuning.
 /// Captures that lose material (static exchange below zero).
 const BAD_CAPTURE_SCORE: i32 = -30_000_000;
 /// Non-promotions of pawn, bishop or rook where promoting is possible.
@@ -54,7 +55,7 @@ pub fn captured(pos: &Position, m: Move) -> Option<PieceType> {
 /// Whether a non-promotion is dominated by the same move promoting (pawn,
 /// bishop and rook lose nothing by promoting).
 #[inline]
-pub fn is_dominated(pos: &Position, m: Move) -> bool {
+fn is_dominated(pos: &Position, m: Move) -> bool {
     if m.is_drop() || m.is_promotion() {
         return false;
     }

@@ -386,20 +386,6 @@ mod tests {
     }
 
     #[test]
-    fn a_passed_turn_is_the_rebuilt_position() {
-        for pos in positions().iter().filter(|p| !p.in_check()) {
-            let mut passed = pos.clone();
-            passed.pass_turn();
-            let mut rebuilt = pos.clone();
-            rebuilt.set_side_to_move(pos.side_to_move().flip());
-            rebuilt.finish();
-            assert_eq!(passed.key(), rebuilt.key(), "{pos:?}");
-            assert_eq!(passed.checkers(), rebuilt.checkers(), "{pos:?}");
-            assert!(passed.is_consistent(), "{pos:?}");
-        }
-    }
-
-    #[test]
     fn simple_mates() {
         let mate = |sfen: &str| quick_mate_in_one(&parse_sfen(sfen).unwrap());
         // Gold drop on 5b, defended by the pawn on 5c.

@@ -51,8 +51,8 @@ const ASPIRATION_MIN_DEPTH: u32 = 5;
 const MATE_PROBE_DEPTH: u32 = 2;
 /// Most of the move's optimum time (percent) the root mate probe may take.
 const PROBE_TIME_PERCENT: u64 = 30;
-/// Razoring: at depth <= this, a static eval this far below alpha drops
-/// into quiescence.
+/// Razoring: at depth <= this, a static eval this much per ply below
+/// alpha drops into quiescence.
 const RAZOR_DEPTH: i32 = 3;
 const RAZOR_MARGIN: i32 = 400;
 /// Reverse futility: at depth <= this, a static eval above beta by the
@@ -156,25 +156,6 @@ const LAZY_QUIET_SCORING: bool = true;
 /// Whether the static evaluation is corrected by the correction history
 /// (`search/correction.rs`).
 const CORRECTION_HISTORY: bool = true;
-
-/// What step 11 does with a move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum MovePruning {
-    /// Search it.
-    Search,
-    /// Skip it.
-    Skip,
-}
-
-impl MovePruning {
-    fn skip_if(skip: bool) -> MovePruning {
-        if skip {
-            MovePruning::Skip
-        } else {
-            MovePruning::Search
-        }
-    }
-}
 
 /// The kind of a node, as the parent's window and move order expect it
 /// (Stockfish's PV / cut / all nodes).
@@ -329,10 +310,10 @@ struct LazyOrder {
     unscored: bool,
 }
 
-/// Most quiet moves (or captures) of a node whose history a cutoff lowers.
+/// Most quiet moves of a node whose history a cutoff lowers.
 const MAX_MOVES_TRIED: usize = 64;
 
-/// The quiet moves (or the captures) searched at a node before a cutoff (the first
+/// The quiet moves searched at a node before a cutoff (the first
 /// [`MAX_MOVES_TRIED`]).
 struct MovesTried {
     moves: [Move; MAX_MOVES_TRIED],
@@ -436,7 +417,7 @@ pub struct Worker<'a> {
     pub stopped: bool,
     pub(super) moves: Vec<ScoredMoves>,
     /// Scratch list of the checking moves of a node (the mate-in-1 probe).
-    pub(super) checks: MoveList,
+    checks: MoveList,
     pub(super) stack: Vec<Stack>,
     /// The network's accumulators per ply (used only when the network
     /// evaluates).
@@ -678,11 +659,7 @@ impl<'a> Worker<'a> {
     /// The continuation-history keys of the moves [`CONT_PLIES`] plies
     /// before the node at `ply` (none before the root).
     pub(super) fn cont_keys(&self, pos: &Position, ply: usize) -> ContKeys {
-        self.cont_keys_of(pos.side_to_move().index(), ply)
-    }
-
-    /// [`cont_keys`](Self::cont_keys) for side `us` (index) to move at `ply`.
-    fn cont_keys_of(&self, us: usize, ply: usize) -> ContKeys {
+        let us = pos.side_to_move().index();
         CONT_PLIES.map(|back| {
             let s = self.stack[ply.checked_sub(back)?];
             ContKey::new(us, s.current_slot, s.current)
@@ -802,6 +779,9 @@ impl<'a> Worker<'a> {
                 }
                 NodePruning::MateThreat | NodePruning::Search => {}
             }
+            if self.stopped {
+                return 0;
+            }
         }
 
         // Step 7. Internal iterative reduction.
@@ -829,10 +809,10 @@ impl<'a> Worker<'a> {
         else {
             return 0;
         };
+        debug_assert!(best != -INFINITE, "the first move is never pruned");
         if best == -INFINITE {
-            // No move searched: cannot happen (the first move is never
-            // pruned and the candidate selection keeps one), but a fail
-            // low unstored is the safe answer.
+            // No move searched (the first move is never pruned and the
+            // candidate selection keeps one): a fail low, unstored.
             return alpha;
         }
 
@@ -1069,9 +1049,7 @@ impl<'a> Worker<'a> {
             move_count += 1;
 
             // Step 11. Pruning at shallow depth.
-            if best > -MATE_BOUND
-                && self.prune_move(pos, &node, &mv, move_count, alpha) == MovePruning::Skip
-            {
+            if best > -MATE_BOUND && self.prune_move(pos, &node, &mv, move_count, alpha) {
                 continue;
             }
 
@@ -1183,20 +1161,19 @@ impl<'a> Worker<'a> {
         mv: &MoveState,
         move_count: usize,
         alpha: i32,
-    ) -> MovePruning {
+    ) -> bool {
         let depth = node.depth;
         let m = mv.m;
         let lmp_limit = (LMP_BASE + depth * depth) / (2 - i32::from(node.improving));
         let late = depth <= LMP_DEPTH && move_count as i32 > lmp_limit && mv.order < KILLER_SCORE;
         if !mv.quiet || (mv.check && PRUNING_SPARES_CHECKS) {
-            let skip = depth <= SEE_DEPTH && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth);
-            return MovePruning::skip_if(skip);
+            return depth <= SEE_DEPTH && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth);
         }
         if let Some(per_depth) = HISTORY_PRUNING_PER_DEPTH
             && mv.order < KILLER_SCORE
             && mv.order < -per_depth * depth
         {
-            return MovePruning::Skip;
+            return true;
         }
         let mut lmr_depth = reduced_depth(depth, move_count);
         if let Some(div) = HISTORY_LMR_DEPTH_DIV
@@ -1206,7 +1183,7 @@ impl<'a> Worker<'a> {
         }
         let lmr_depth = lmr_depth.max(0);
         if late {
-            return MovePruning::Skip;
+            return true;
         }
         let futility = node.static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth;
         if !node.in_check
@@ -1214,11 +1191,9 @@ impl<'a> Worker<'a> {
             && futility <= alpha
             && mv.order < KILLER_SCORE
         {
-            return MovePruning::Skip;
+            return true;
         }
-        MovePruning::skip_if(
-            lmr_depth <= SEE_DEPTH && !see_ge(pos, m, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth),
-        )
+        lmr_depth <= SEE_DEPTH && !see_ge(pos, m, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth)
     }
 
     /// Step 12: searches `child`, reached by move number `move_count`:
