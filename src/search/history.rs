@@ -98,32 +98,9 @@ impl ContKey {
     }
 }
 
-/// Plies from the root with a low-ply history (Stockfish's
-/// `lowPlyHistory`: quiet moves near the root ordered by their success at
-/// the same ply in this search's earlier iterations; `None`: none).
-pub const LOW_PLY_HISTORY: Option<usize> = None;
-/// Plies of [`LOW_PLY_HISTORY`] (0 when off).
-const LOW_PLIES: usize = match LOW_PLY_HISTORY {
-    Some(n) => n,
-    None => 0,
-};
-/// Entries of the low-ply history per ply: one per 16-bit move value.
-const LOW_PLY_MOVES: usize = 1 << 16;
-
-/// The low-ply history's entry of move `m` at `ply`, if it has one.
-#[inline]
-fn low_ply_index(ply: usize, m: Move) -> Option<usize> {
-    LOW_PLY_HISTORY
-        .is_some_and(|n| ply < n)
-        .then(|| ply * LOW_PLY_MOVES + m.raw() as usize)
-}
-
 /// The history tables of one thread.
 pub struct History {
     butterfly: Box<[[[i32; SQUARE_COUNT]; PIECE_SLOTS]; 2]>,
-    /// The low-ply history ([`LOW_PLY_HISTORY`] plies of
-    /// [`LOW_PLY_MOVES`] entries), cleared at each search.
-    low_ply: Box<[i16]>,
     counter: Box<[[Move; SQUARE_COUNT]; PIECE_SLOTS]>,
     capture: Box<[[[i32; PieceType::COUNT]; SQUARE_COUNT]; PIECE_SLOTS]>,
     continuation: Box<[i16]>,
@@ -142,7 +119,6 @@ impl Default for History {
     fn default() -> Self {
         History {
             butterfly: Box::new([[[0; SQUARE_COUNT]; PIECE_SLOTS]; 2]),
-            low_ply: vec![0; LOW_PLIES * LOW_PLY_MOVES].into_boxed_slice(),
             counter: Box::new([[Move::NONE; SQUARE_COUNT]; PIECE_SLOTS]),
             capture: Box::new([[[0; PieceType::COUNT]; SQUARE_COUNT]; PIECE_SLOTS]),
             continuation: vec![0; CONT_SIZE].into_boxed_slice(),
@@ -152,29 +128,6 @@ impl Default for History {
 }
 
 impl History {
-    /// Forgets what belongs to the last search only (the low-ply history).
-    pub fn new_search(&mut self) {
-        self.low_ply.fill(0);
-    }
-
-    /// The low-ply score of quiet move `m` at `ply` (0 beyond
-    /// [`LOW_PLY_HISTORY`]).
-    #[inline]
-    pub fn low_ply(&self, ply: usize, m: Move) -> i32 {
-        low_ply_index(ply, m).map_or(0, |i| i32::from(self.low_ply[i]))
-    }
-
-    /// Rewards or punishes quiet move `m` at `ply` in the low-ply history.
-    #[inline]
-    pub fn update_low_ply(&mut self, ply: usize, m: Move, bonus: i32) {
-        if let Some(i) = low_ply_index(ply, m) {
-            let e = &mut self.low_ply[i];
-            let mut v = i32::from(*e);
-            apply(&mut v, bonus);
-            *e = v as i16;
-        }
-    }
-
     /// The butterfly score of quiet move `m` for side `us` (index).
     #[inline]
     pub fn quiet(&self, us: usize, slot: usize, m: Move) -> i32 {

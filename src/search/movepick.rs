@@ -10,7 +10,7 @@
 //! dominates.
 
 use super::history::{ContKeys, History, piece_slot};
-use super::tactics::{gives_check, see_ge};
+use super::tactics::see_ge;
 use crate::bitboard;
 use crate::eval::{capture_gain, piece_value};
 use crate::moves::{MAX_MOVES, Move, MoveList};
@@ -27,9 +27,8 @@ pub const KILLER_SCORE: i32 = 30_000_000;
 const COUNTER_SCORE: i32 = 29_000_000;
 // Quiet moves score their butterfly plus continuation history, within
 // +-3 `HISTORY_MAX` (between the countermove and the bad captures) with the
-// default weights; `BUTTERFLY_WEIGHT` above 1, `CHECK_ORDER_BONUS` or the
-// low-ply history widen the range, and the margins that read these scores
-// would need retuning.
+// default weights; `BUTTERFLY_WEIGHT` above 1 would widen the range, and
+// the margins that read these scores would need retuning.
 /// Captures that lose material (static exchange below zero).
 const BAD_CAPTURE_SCORE: i32 = -30_000_000;
 /// Non-promotions of pawn, bishop or rook where promoting is possible.
@@ -75,8 +74,6 @@ pub struct OrderHints {
     pub counter: Move,
     /// The earlier moves of the path, for the continuation history.
     pub cont: ContKeys,
-    /// The node's distance from the root, for the low-ply history.
-    pub ply: usize,
 }
 
 /// A move list with ordering scores, handed out best first.
@@ -444,35 +441,12 @@ fn quiet_score(pos: &Position, m: Move, hints: &OrderHints, history: &History, u
 /// Weight of the butterfly score against each continuation score in the
 /// ordering of quiets (Stockfish: 2).
 const BUTTERFLY_WEIGHT: i32 = 1;
-/// Ordering bonus of a quiet move that checks and loses at most
-/// [`CHECK_ORDER_SEE`] by static exchange (YaneuraOu's and Stockfish's
-/// bonus for checks; `None`: none). The bonus is part of the move's score,
-/// so it also lightens the history pruning, the reduced depth of the
-/// quiets' pruning and the late-move reduction that read that score; it
-/// must stay far below [`COUNTER_SCORE`].
-const CHECK_ORDER_BONUS: Option<i32> = None;
-const _: () = assert!(!matches!(CHECK_ORDER_BONUS, Some(b) if b >= COUNTER_SCORE / 2));
-/// The static exchange a quiet check may lose and keep
-/// [`CHECK_ORDER_BONUS`].
-const CHECK_ORDER_SEE: i32 = -75;
-/// Weight of the low-ply history at ply 0, divided by 1 + ply further
-/// down (see [`LOW_PLY_HISTORY`](super::history::LOW_PLY_HISTORY)).
-const LOW_PLY_WEIGHT: i32 = 2;
-
 /// The history score of a quiet move: butterfly (weighted) and
 /// continuation, with the bonuses that are on.
 #[inline]
 fn history_score(pos: &Position, m: Move, hints: &OrderHints, history: &History, us: usize) -> i32 {
     let slot = piece_slot(pos, m);
-    let check = match CHECK_ORDER_BONUS {
-        Some(bonus) if gives_check(pos, m) && see_ge(pos, m, CHECK_ORDER_SEE) => bonus,
-        _ => 0,
-    };
-    let low_ply = LOW_PLY_WEIGHT * history.low_ply(hints.ply, m) / (1 + hints.ply as i32);
-    BUTTERFLY_WEIGHT * history.quiet(us, slot, m)
-        + history.continuation(&hints.cont, slot, m)
-        + check
-        + low_ply
+    BUTTERFLY_WEIGHT * history.quiet(us, slot, m) + history.continuation(&hints.cont, slot, m)
 }
 
 /// Adds to `list` the legal promotions without capture of the side to
@@ -588,7 +562,6 @@ mod tests {
             killers: [Move::NONE; 2],
             counter: Move::NONE,
             cont: [None; CONT_PLIES.len()],
-            ply: 0,
         };
         sm.score_all(&pos, &hints, &History::default());
         let mut out = Vec::new();
@@ -629,7 +602,6 @@ mod tests {
                 killers: [quiets[quiets.len() / 2], Move::NONE],
                 counter: quiets[quiets.len() / 3],
                 cont: [None; CONT_PLIES.len()],
-                ply: 0,
             };
             let mut full = ScoredMoves::default();
             legal_moves(&pos, &mut full.list);

@@ -86,7 +86,6 @@ impl Worker<'_> {
                 killers: self.stack[ply].killers,
                 counter: Move::NONE,
                 cont: self.cont_keys(pos, ply),
-                ply,
             };
             self.moves[ply].score_all(pos, &hints, &self.history);
         } else {

@@ -454,9 +454,8 @@ impl<'a> Worker<'a> {
         id: usize,
         history: &[(u64, bool)],
         root: Vec<Move>,
-        mut stats: History,
+        stats: History,
     ) -> Self {
-        stats.new_search();
         let mut keys = history.to_vec();
         let root_index = keys.len() - 1;
         keys.resize(root_index + MAX_PLY + 3, (0, false));
@@ -692,13 +691,11 @@ impl<'a> Worker<'a> {
         let slot = piece_slot(pos, m);
         self.history.update_quiet(us, slot, m, b);
         self.history.update_continuation(&cont, slot, m, b);
-        self.history.update_low_ply(ply, m, b);
         for &q in tried {
             if q != m {
                 let slot = piece_slot(pos, q);
                 self.history.update_quiet(us, slot, q, -b);
                 self.history.update_continuation(&cont, slot, q, -b);
-                self.history.update_low_ply(ply, q, -b);
             }
         }
     }
@@ -978,7 +975,6 @@ impl<'a> Worker<'a> {
                 Move::NONE
             },
             cont: self.cont_keys(pos, ply),
-            ply,
         }
     }
 
@@ -1498,7 +1494,6 @@ impl<'a> Worker<'a> {
             killers: [Move::NONE; 2],
             counter: Move::NONE,
             cont: [None; CONT_PLIES.len()],
-            ply: 0,
         };
         sm.score_all(pos, &hints, &self.history);
         let mut order = Vec::with_capacity(sm.len());
