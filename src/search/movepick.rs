@@ -442,7 +442,7 @@ fn quiet_score(pos: &Position, m: Move, hints: &OrderHints, history: &History, u
 /// ordering of quiets (Stockfish: 2).
 const BUTTERFLY_WEIGHT: i32 = 1;
 /// The history score of a quiet move: butterfly (weighted) and
-/// continuation, with the bonuses that are on.
+/// continuation.
 #[inline]
 fn history_score(pos: &Position, m: Move, hints: &OrderHints, history: &History, us: usize) -> i32 {
     let slot = piece_slot(pos, m);

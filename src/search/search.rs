@@ -144,6 +144,37 @@ fn reduced_depth(depth: i32, move_count: usize) -> i32 {
     depth - 1 - reduction(depth, move_count)
 }
 
+/// The late-move reduction of move number `move_count` (not the first),
+/// or `None` when the move is not a late move (searched unreduced).
+fn late_move_reduction(node: &NodeState, mv: &MoveState, move_count: usize) -> Option<i32> {
+    let (depth, kind) = (node.depth, node.kind);
+    let pv_node = kind == NodeKind::Pv;
+    if depth < 2
+        || move_count <= 1 + usize::from(pv_node)
+        || !(mv.quiet || mv.order < 0 || !pv_node)
+    {
+        return None;
+    }
+    let mut r = reduction(depth, move_count);
+    if kind == NodeKind::Cut {
+        r += CUT_NODE_REDUCTION;
+    }
+    if mv.quiet && node.tt_capture {
+        r += TT_CAPTURE_REDUCTION;
+    }
+    r += i32::from(!pv_node && NON_PV_REDUCTION) + i32::from(!node.improving);
+    if mv.order >= KILLER_SCORE {
+        r -= 1;
+    }
+    if CHECK_LMR_RELIEF && (mv.check || node.in_check) {
+        r -= 1;
+    }
+    if mv.quiet {
+        r -= mv.order / LMR_HISTORY_DIV;
+    }
+    Some(r.clamp(0, depth - 2))
+}
+
 /// Largest static evaluation used (well inside the TT's 16-bit scores and
 /// below [`MATE_BOUND`]).
 const MAX_STATIC_EVAL: i32 = 20_000;
@@ -1011,7 +1042,6 @@ impl<'a> Worker<'a> {
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
         let mut quiets = MovesTried::default();
-        let mut move_count = 0;
         let mut i = 0;
         while i < n {
             if i == 1 {
@@ -1036,13 +1066,14 @@ impl<'a> Worker<'a> {
                 (m, self.moves[ply].score(i))
             };
             i += 1;
+            // Every move taken counts, pruned or not.
+            let move_count = i;
             let mv = MoveState {
                 m,
                 order: order_score,
                 quiet: captured(pos, m).is_none() && !m.is_promotion(),
                 check: check_info.gives_check(pos, m),
             };
-            move_count += 1;
 
             // Step 11. Pruning at shallow depth.
             if best > -MATE_BOUND && self.prune_move(pos, &node, &mv, move_count, alpha) {
@@ -1075,7 +1106,6 @@ impl<'a> Worker<'a> {
                 quiets.push(m);
             }
         }
-        debug_assert!(move_count > 0);
         Some((best, best_move))
     }
 
@@ -1213,7 +1243,7 @@ impl<'a> Worker<'a> {
             };
             return -self.search(child, -beta, -alpha, new_depth, ply + 1, child_kind);
         }
-        let reduction = self.late_move_reduction(node, mv, move_count);
+        let reduction = late_move_reduction(node, mv, move_count);
         let r = reduction.unwrap_or(0);
         let child_kind = if reduction.is_some() {
             NodeKind::Cut
@@ -1235,42 +1265,6 @@ impl<'a> Worker<'a> {
             score = -self.search(child, -beta, -alpha, new_depth, ply + 1, NodeKind::Pv);
         }
         score
-    }
-
-    /// The late-move reduction of move number `move_count` (not the first),
-    /// or `None` when the move is not a late move (searched unreduced).
-    fn late_move_reduction(
-        &self,
-        node: &NodeState,
-        mv: &MoveState,
-        move_count: usize,
-    ) -> Option<i32> {
-        let (depth, kind) = (node.depth, node.kind);
-        let pv_node = kind == NodeKind::Pv;
-        if depth < 2
-            || move_count <= 1 + usize::from(pv_node)
-            || !(mv.quiet || mv.order < 0 || !pv_node)
-        {
-            return None;
-        }
-        let mut r = reduction(depth, move_count);
-        if kind == NodeKind::Cut {
-            r += CUT_NODE_REDUCTION;
-        }
-        if mv.quiet && node.tt_capture {
-            r += TT_CAPTURE_REDUCTION;
-        }
-        r += i32::from(!pv_node && NON_PV_REDUCTION) + i32::from(!node.improving);
-        if mv.order >= KILLER_SCORE {
-            r -= 1;
-        }
-        if CHECK_LMR_RELIEF && (mv.check || node.in_check) {
-            r -= 1;
-        }
-        if mv.quiet {
-            r -= mv.order / LMR_HISTORY_DIV;
-        }
-        Some(r.clamp(0, depth - 2))
     }
 
     /// Moves the correction of `pos` towards the search result `best` (a
