@@ -15,6 +15,11 @@ src=target/variant/src-$name
 rm -rf "$src"
 mkdir -p "$src" target/bins
 git archive HEAD | tar -x -C "$src"
+# The sources get the time of now: the build directory is shared by every
+# variant, and cargo finds a build fresh when the files it was built from
+# are older than it (a variant with no change, HEAD itself, then got the
+# previous variant's binary).
+find "$src" -type f -exec touch {} +
 while [ $# -gt 0 ]; do
     file=$1 expr=$2
     shift 2

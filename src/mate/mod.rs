@@ -72,6 +72,9 @@ const SHORTEN_SHARE_PERCENT: u64 = 50;
 /// of the line) takes more than the proof's nodes divided by this (0: from
 /// the root only, without a limit per step).
 const STEP_DIVISOR: u64 = 3;
+/// The shortening from the end gives one position at least this fraction
+/// of the nodes (or time) left.
+const POSITION_SHARE_DIV: u64 = 8;
 /// Share (in percent) of the time then left that the exact line may take
 /// (the rest is for the line of the known lengths, if it runs out).
 const EXACT_LINE_SHARE_PERCENT: u64 = 60;
@@ -161,6 +164,18 @@ impl Clock<'_> {
             self.deadline = Some(now + d.saturating_sub(now) * percent / 100);
         }
         saved
+    }
+
+    /// The nodes left before `node_limit` and, at the rate searched so
+    /// far (`nodes` since the start), before the deadline.
+    fn nodes_left(&self, nodes: u64, node_limit: u64) -> u64 {
+        let left = node_limit.saturating_sub(nodes);
+        let Some(d) = self.deadline else {
+            return left;
+        };
+        let ms_left = u128::from(d).saturating_sub(self.elapsed_ms());
+        let rate = u128::from(nodes) / self.start.elapsed().as_millis().max(1);
+        left.min(u64::try_from(rate * ms_left).unwrap_or(u64::MAX))
     }
 
     fn out_of_time(&self) -> bool {
@@ -286,7 +301,13 @@ fn prove(
         // The proof's line while its entries are fresh, whatever the time:
         // the answer when no shorter line comes within the time left.
         let first_line = line_of_the_proof(&mut dfpn, pos, clock, true);
-        let shortest = shorten(&mut dfpn, pos, root.len as usize, clock);
+        let shortest = shorten(
+            &mut dfpn,
+            pos,
+            root.len as usize,
+            first_line.as_deref(),
+            clock,
+        );
         if let Some(out) = out {
             let _ = out.send(shortest.usi());
         }
@@ -295,9 +316,10 @@ fn prove(
         } else {
             None
         };
-        let line = exact
-            .or_else(|| line_of_the_proof(&mut dfpn, pos, clock, false))
-            .or(first_line);
+        let line = exact.or(shortest.line).or_else(|| {
+            let table_line = line_of_the_proof(&mut dfpn, pos, clock, false);
+            closest_line(table_line, first_line, shortest.plies)
+        });
         match line {
             Some(line) => MateResult::Mate(pv::without_final_useless_drop(pos, line)),
             None => {
@@ -357,12 +379,38 @@ fn line_of_the_proof(
     line
 }
 
+/// Of the table's line at the end and the proof's first line, the one
+/// whose length is nearer the shortest mate known (`plies`), the table's on
+/// a tie. The table's line follows the lengths stored, which searches after
+/// the proof lower along other lines; where they lead the longest defence
+/// round a cycle, the line falls back to the defender's shortest replies
+/// (session 28: kotobuki-zuko-100, a mate of 611 plies, came out as a line
+/// of 145 once the shortening from the end had searched on).
+fn closest_line(
+    table_line: Option<Vec<Move>>,
+    first_line: Option<Vec<Move>>,
+    plies: usize,
+) -> Option<Vec<Move>> {
+    match (table_line, first_line) {
+        (Some(t), Some(f)) => Some(if f.len().abs_diff(plies) < t.len().abs_diff(plies) {
+            f
+        } else {
+            t
+        }),
+        (t, f) => t.or(f),
+    }
+}
+
 /// What the line shortening established: the length of the shortest mate
 /// known (every ply counted, interpositions included) and whether no
 /// shorter one exists.
 struct Shortest {
     plies: usize,
     proven: bool,
+    /// A mating line of `plies` plies that the table's lines may not follow
+    /// (the shortening from the end splices shorter tails into the line
+    /// without lowering the lengths stored above them).
+    line: Option<Vec<Move>>,
 }
 
 impl Shortest {
@@ -396,6 +444,7 @@ fn shorten(
     dfpn: &mut Dfpn<'_>,
     pos: &Position,
     proven_len: usize,
+    first_line: Option<&[Move]>,
     clock: &mut Clock<'_>,
 ) -> Shortest {
     let proof_nodes = dfpn.nodes;
@@ -415,11 +464,25 @@ fn shorten(
     let from_the_end = shortest.plies >= proven_len;
     if step != u64::MAX && from_the_end && !shortest.proven && !clock.out_of_time() {
         dfpn.stopped = false;
-        shortest = shorten_from_the_end(dfpn, pos, shortest.plies, clock, step, node_limit);
+        let line = first_line.map(<[Move]>::to_vec);
+        shortest = shorten_from_the_end(dfpn, pos, line, shortest.plies, clock, step, node_limit);
     }
     if step != u64::MAX && !shortest.proven && !clock.out_of_time() {
         dfpn.stopped = false;
+        let line = shortest.line.take();
         shortest = shorten_within(dfpn, pos, shortest.plies, clock, u64::MAX, node_limit);
+        shortest.line = line;
+    }
+    // The line from the end is sent when it takes as long as the root's
+    // proof bounds: a shorter line would have the defender choose by the
+    // lengths known before the line's tail got shorter (game-077: a line of
+    // 11 plies where another reply holds out for 13).
+    if shortest
+        .line
+        .as_ref()
+        .is_some_and(|l| l.len() != shortest.plies)
+    {
+        shortest.line = None;
     }
     dfpn.stopped = false;
     clock.deadline = saved_deadline;
@@ -466,18 +529,21 @@ fn shorten_within(
     Shortest {
         plies: best,
         proven,
+        line: None,
     }
 }
 
-/// The exact length of the proven `pos` (at `ply`, the path above it
-/// entered): its stored proof length, lowered by searches limited to two
-/// plies less until one fails. `None` when the search stopped.
+/// The shortest mate found from the proven `pos` (at `ply`, the path above
+/// it entered): its stored proof length, lowered by searches limited to two
+/// plies less until one fails, and whether the last one failed by a
+/// disproof (the length is then exact). `None` when not even a proof
+/// length is known (the entry was replaced and its search stopped).
 fn exact_length(
     dfpn: &mut Dfpn<'_>,
     pos: &Position,
     ply: usize,
     poll: &mut dyn Poll,
-) -> Option<usize> {
+) -> Option<(usize, bool)> {
     let mut best = dfpn.proof_len(pos) as usize;
     while best >= 3 {
         log::trace!(
@@ -485,16 +551,18 @@ fn exact_length(
             best - 2,
             dfpn.nodes
         );
-        if !dfpn.mate_within(pos, ply, best - 2, poll)? {
-            break;
+        match dfpn.mate_within(pos, ply, best - 2, poll) {
+            Some(false) => break,
+            None => return (best < usize::from(u16::MAX)).then_some((best, false)),
+            Some(true) => {}
         }
         let shorter = dfpn.proof_len(pos) as usize;
         if shorter >= best {
-            return None;
+            return Some((best, false));
         }
         best = shorter;
     }
-    Some(best)
+    Some((best, true))
 }
 
 /// The line shortening from the end of the line back to the root: the
@@ -507,11 +575,17 @@ fn exact_length(
 /// less than a long mate, which searches everything below it again, is
 /// left to the end, when it is cheap. When a position's mate gets shorter
 /// than the line's rest from it, the line from there is taken again from
-/// the table and its new end comes first. Falls back to the root's proof
-/// length, not proven shortest, when the budget runs out.
+/// the table and its new end comes first. A position whose length cannot
+/// be made exact within `per_position` nodes keeps the shortest mate found
+/// for it, and the walk goes on to the positions before it: the line comes
+/// out shorter, and its length is proven shortest only when the root's is
+/// exact. When the time or `node_limit` runs out, the line as it stands is
+/// the result. The walk starts from `first_line` (the line taken right
+/// after the proof), else from the table's line.
 fn shorten_from_the_end(
     dfpn: &mut Dfpn<'_>,
     root: &Position,
+    first_line: Option<Vec<Move>>,
     proven_len: usize,
     clock: &mut Clock<'_>,
     per_position: u64,
@@ -520,9 +594,10 @@ fn shorten_from_the_end(
     let unproven = |dfpn: &Dfpn<'_>| Shortest {
         plies: (dfpn.proof_len(root) as usize).min(proven_len),
         proven: false,
+        line: None,
     };
     clock.node_limit = dfpn.nodes.saturating_add(per_position).min(node_limit);
-    let line = pv::principal_line(dfpn, root, clock);
+    let line = first_line.or_else(|| pv::principal_line(dfpn, root, clock));
     log::trace!(
         "shortening from the end: a line of {:?} plies at {} nodes",
         line.as_ref().map(Vec::len),
@@ -541,34 +616,32 @@ fn shorten_from_the_end(
             path.push(pos.key());
             pos = pos.play(m);
         }
-        clock.node_limit = dfpn.nodes.saturating_add(per_position).min(node_limit);
+        // A position gets its share, or more while much is left.
+        let share = per_position.max(clock.nodes_left(dfpn.nodes, node_limit) / POSITION_SHARE_DIV);
+        clock.node_limit = dfpn.nodes.saturating_add(share).min(node_limit);
         let exact = exact_length(dfpn, &pos, k, clock);
         log::trace!(
             "shortening from the end: ply {k} of {}: {exact:?} at {} nodes",
             line.len(),
             dfpn.nodes
         );
+        // Stopped by this position's share alone: the rest of the budget
+        // goes to the positions before it.
+        let spent = clock.out_of_time() || dfpn.nodes >= node_limit;
+        if dfpn.stopped && !spent {
+            dfpn.stopped = false;
+        }
         let tail = match exact {
-            Some(e) if e < line.len() - k => pv::principal_line_at(dfpn, &pos, k, clock),
+            Some((e, _)) if e < line.len() - k && !spent => {
+                clock.node_limit = dfpn.nodes.saturating_add(per_position).min(node_limit);
+                pv::principal_line_at(dfpn, &pos, k, clock)
+            }
             _ => None,
         };
         for key in path {
             dfpn.leave(key);
         }
-        let Some(exact) = exact else {
-            return unproven(dfpn);
-        };
-        if k == 0 {
-            log::debug!(
-                "shortening from the end: {exact} plies at {} nodes",
-                dfpn.nodes
-            );
-            return Shortest {
-                plies: exact,
-                proven: true,
-            };
-        }
-        match tail {
+        let spliced = match tail {
             Some(tail) if tail.len() < line.len() - k => {
                 line.truncate(k);
                 line.extend(tail);
@@ -576,9 +649,39 @@ fn shorten_from_the_end(
                     "shortening from the end: ply {k}, line now {} plies",
                     line.len()
                 );
-                k = line.len().saturating_sub(1) & !1;
+                true
             }
-            _ => k -= 2,
+            _ => false,
+        };
+        if k == 0 || spent {
+            // Only the root's proof bounds the mate against every defence:
+            // the line's defender plays its longest known replies, whose
+            // stored lengths may be above what the line's tail takes.
+            let bound = (dfpn.proof_len(root) as usize).min(proven_len);
+            let (plies, proven) = match exact {
+                Some((e, exact)) if k == 0 => (e.min(bound), exact && e <= bound),
+                _ => (bound, false),
+            };
+            log::debug!(
+                "shortening from the end: {plies} plies ({}), a line of {} at {} nodes",
+                if proven {
+                    "exact"
+                } else {
+                    "not proven shortest"
+                },
+                line.len(),
+                dfpn.nodes
+            );
+            return Shortest {
+                plies,
+                proven,
+                line: Some(line),
+            };
         }
+        k = if spliced {
+            line.len().saturating_sub(1) & !1
+        } else {
+            k - 2
+        };
     }
 }

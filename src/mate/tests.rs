@@ -205,3 +205,31 @@ fn moves_from(pos: &Position, usi: &[&str]) -> Vec<Move> {
         })
         .collect()
 }
+
+#[test]
+fn shortening_from_the_end_goes_on_past_a_position_it_cannot_make_exact() {
+    // ミクロコスモス after 1,464 plies of its published solution, which
+    // mates in 61 more. The proof is 65 plies long and the root's first
+    // shortening step finds nothing shorter; from the end of the line a
+    // detour two plies long is found at ply 60, but from ply 34 back no
+    // position can be shown exact within its share. Until session 28 the
+    // stage gave up at ply 34 and the answer kept 65 plies; walking on to
+    // the root with larger shares, the root itself is proven within 61.
+    let sfen =
+        "g3+P+P+P+P+L/1p1k5/+Rn2ppppl/2+Psg+p1+R1/+b+nL6/1PP+B1ssP1/4+Ps2N/4+P1P1L/6G1g b Np 1465";
+    let control = Control::default();
+    control.reset(false);
+    let options = MateOptions {
+        time_ms: Some(60_000),
+        hash_mb: 256,
+        ..MateOptions::default()
+    };
+    let pos = parse_sfen(sfen).unwrap();
+    match solve(&pos, &options, &control, None).0 {
+        MateResult::Mate(line) => {
+            assert!(pv::is_mating_line(&pos, &line), "{line:?}");
+            assert_eq!(line.len(), 61);
+        }
+        other => panic!("expected a mate, got {other:?}"),
+    }
+}
