@@ -59,15 +59,24 @@ def main():
 
     send(f"setoption name MateHash value {args.hash}")
     send("isready")
-    while not eng.stdout.readline().startswith("readyok"):
-        pass
+    while True:
+        out = eng.stdout.readline()
+        if not out:
+            raise SystemExit("the engine exited")
+        if out.startswith("readyok"):
+            break
     for k in args.plies:
+        if k % 2:
+            raise SystemExit(f"K = {k} leaves the defender to move: give even K")
         send(f"position sfen {args.sfen} moves {' '.join(line[:k])}" if k else f"position sfen {args.sfen}")
         start = time.time()
         send(f"go mate {args.ms}")
         infos = []
         while True:
-            out = eng.stdout.readline().strip()
+            out = eng.stdout.readline()
+            if not out:
+                raise SystemExit("the engine exited")
+            out = out.strip()
             if out.startswith("info string"):
                 infos.append(out[len("info string "):])
             if out.startswith("checkmate"):

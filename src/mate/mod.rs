@@ -38,6 +38,7 @@ use crate::position::Position;
 use crate::search::Control;
 use crossbeam_channel::Sender;
 use dfpn::{Dfpn, Poll};
+use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Instant;
 use table::{INF, Table};
@@ -67,10 +68,10 @@ const SHORTEN_NODE_FACTOR: u64 = 9;
 const SHORTEN_MIN_NODES: u64 = 4096;
 /// Share (in percent) of the remaining time the line shortening may take.
 const SHORTEN_SHARE_PERCENT: u64 = 50;
-/// The line shortening's first two stages (see [`shorten`]) give up when
-/// one step (from the root) or one position's exact length (from the end
-/// of the line) takes more than the proof's nodes divided by this (0: from
-/// the root only, without a limit per step).
+/// The line shortening's first step from the root (see [`shorten`]) gives
+/// up when it takes more than the proof's nodes divided by this, and each
+/// position's exact length from the end of the line gets at least as many
+/// (0: from the root only, without a limit per step).
 const STEP_DIVISOR: u64 = 3;
 /// The shortening from the end gives one position at least this fraction
 /// of the nodes (or time) left.
@@ -379,9 +380,10 @@ fn line_of_the_proof(
     line
 }
 
-/// Of the table's line at the end and the proof's first line, the one
-/// whose length is nearer the shortest mate known (`plies`), the table's on
-/// a tie. The table's line follows the lengths stored, which searches after
+/// Of the table's line at the end and the proof's first line, the one of
+/// `plies` plies (the shortest mate known), else the nearest longer one,
+/// else the longer (a line shorter than the proven length has a defender
+/// giving up too soon); the table's on a tie. The table's line follows the lengths stored, which searches after
 /// the proof lower along other lines; where they lead the longest defence
 /// round a cycle, the line falls back to the defender's shortest replies
 /// (session 28: kotobuki-zuko-100, a mate of 611 plies, came out as a line
@@ -392,11 +394,11 @@ fn closest_line(
     plies: usize,
 ) -> Option<Vec<Move>> {
     match (table_line, first_line) {
-        (Some(t), Some(f)) => Some(if f.len().abs_diff(plies) < t.len().abs_diff(plies) {
-            f
-        } else {
-            t
-        }),
+        (Some(t), Some(f)) => {
+            // Lines not shorter than `plies` first, then the nearer.
+            let rank = |l: &[Move]| (l.len() < plies, l.len().abs_diff(plies));
+            Some(if rank(&f) < rank(&t) { f } else { t })
+        }
         (t, f) => t.or(f),
     }
 }
@@ -437,8 +439,8 @@ impl Shortest {
 ///    down cheaply this way, unless the first step must already disprove
 ///    a shorter mate or find a detour deep in the line;
 /// 2. when the first step found no shorter mate, from the end of the line
-///    ([`shorten_from_the_end`]), each position within the same share,
-///    which finds such a detour where it starts;
+///    ([`shorten_from_the_end`]), each position within the same share or
+///    an eighth of what is left, which finds such a detour where it starts;
 /// 3. from the root again with whatever is left.
 fn shorten(
     dfpn: &mut Dfpn<'_>,
@@ -473,16 +475,17 @@ fn shorten(
         shortest = shorten_within(dfpn, pos, shortest.plies, clock, u64::MAX, node_limit);
         shortest.line = line;
     }
-    // The line from the end is sent when it takes as long as the root's
-    // proof bounds: a shorter line would have the defender choose by the
-    // lengths known before the line's tail got shorter (game-077: a line of
-    // 11 plies where another reply holds out for 13).
-    if shortest
-        .line
-        .as_ref()
-        .is_some_and(|l| l.len() != shortest.plies)
-    {
-        shortest.line = None;
+    // The line from the end is sent when every defender's reply on it is
+    // proven mated within the line's rest: it then proves a mate of its own
+    // length. A line whose defender chose by the lengths known before its
+    // tail got shorter fails (game-077: a line of 11 plies where another
+    // reply holds out for 13).
+    match shortest.line.take() {
+        Some(line) if line.len() <= shortest.plies && holds_every_defence(dfpn, pos, &line) => {
+            shortest.plies = line.len();
+            shortest.line = Some(line);
+        }
+        _ => {}
     }
     dfpn.stopped = false;
     clock.deadline = saved_deadline;
@@ -531,6 +534,30 @@ fn shorten_within(
         proven,
         line: None,
     }
+}
+
+/// Whether `line` from `root` (a mating line) mates against every defence
+/// within its length, by the table's proofs alone: at each of the
+/// defender's turns, every reply but the line's is proven mated within
+/// what the line has left after it.
+fn holds_every_defence(dfpn: &Dfpn<'_>, root: &Position, line: &[Move]) -> bool {
+    let mut pos = root.clone();
+    let mut replies = crate::moves::MoveList::new();
+    for (j, &m) in line.iter().enumerate() {
+        if j % 2 == 1 {
+            crate::movegen::legal_moves(&pos, &mut replies);
+            let rest = line.len() - j - 1;
+            let held = replies
+                .iter()
+                .filter(|&&r| r != m)
+                .all(|&r| usize::from(dfpn.proof_len(&pos.play(r))) <= rest);
+            if !held {
+                return false;
+            }
+        }
+        pos = pos.play(m);
+    }
+    pv::is_mating_line(root, line)
 }
 
 /// The shortest mate found from the proven `pos` (at `ply`, the path above
@@ -606,8 +633,11 @@ fn shorten_from_the_end(
     let Some(mut line) = line else {
         return unproven(dfpn);
     };
-    // The attacker's positions on the line, from the last one back.
+    // The attacker's positions on the line, from the last one back; those
+    // that could not be made exact, with the length they kept (a walk that
+    // comes back to one after a splice skips it unless it got shorter).
     let mut k = line.len().saturating_sub(1) & !1;
+    let mut inexact: HashMap<u64, usize> = HashMap::new();
     loop {
         let mut path = Vec::with_capacity(k + 1);
         let mut pos = root.clone();
@@ -616,10 +646,23 @@ fn shorten_from_the_end(
             path.push(pos.key());
             pos = pos.play(m);
         }
-        // A position gets its share, or more while much is left.
-        let share = per_position.max(clock.nodes_left(dfpn.nodes, node_limit) / POSITION_SHARE_DIV);
+        // A position gets its share, or more while much is left; the root
+        // (whose search alone can lower the proven length) all that is left.
+        let share = if k == 0 {
+            u64::MAX
+        } else {
+            per_position.max(clock.nodes_left(dfpn.nodes, node_limit) / POSITION_SHARE_DIV)
+        };
         clock.node_limit = dfpn.nodes.saturating_add(share).min(node_limit);
-        let exact = exact_length(dfpn, &pos, k, clock);
+        let known = dfpn.proof_len(&pos) as usize;
+        let exact = if inexact.get(&pos.key()) == Some(&known) {
+            Some((known, false))
+        } else {
+            exact_length(dfpn, &pos, k, clock)
+        };
+        if let Some((e, false)) = exact {
+            inexact.insert(pos.key(), e);
+        }
         log::trace!(
             "shortening from the end: ply {k} of {}: {exact:?} at {} nodes",
             line.len(),
@@ -634,7 +677,11 @@ fn shorten_from_the_end(
         let tail = match exact {
             Some((e, _)) if e < line.len() - k && !spent => {
                 clock.node_limit = dfpn.nodes.saturating_add(per_position).min(node_limit);
-                pv::principal_line_at(dfpn, &pos, k, clock)
+                let tail = pv::principal_line_at(dfpn, &pos, k, clock);
+                if dfpn.stopped && !clock.out_of_time() && dfpn.nodes < node_limit {
+                    dfpn.stopped = false;
+                }
+                tail
             }
             _ => None,
         };
