@@ -233,3 +233,24 @@ fn shortening_from_the_end_goes_on_past_a_position_it_cannot_make_exact() {
         other => panic!("expected a mate, got {other:?}"),
     }
 }
+
+#[test]
+fn a_line_holds_every_defence_only_where_the_defender_resists_longest() {
+    // game-077 (tests/data/tsume-games.tsv): a mate of 13 plies. A line
+    // of 11 whose defender answers 9i5i with 4h3h does not hold: 4h5i
+    // holds out for nine plies more, where the line leaves seven.
+    let sfen = "1+P+B3sn1/4gk2l/1s4bp1/2p1ppp1p/7P1/4PP3/1r4P1P/1gs1GK3/+r3G2NL w Ps2n2l5p 90";
+    let control = Control::default();
+    control.reset(false);
+    let mut table = Table::new(16);
+    let (best, _) = shortest_proven(sfen, &mut table, &control);
+    assert_eq!(best, 13);
+    let pos = parse_sfen(sfen).unwrap();
+    let dfpn = Dfpn::new(&mut table, pos.side_to_move());
+    let long = "S*4g 5h4g 9i5i 4h5i G*4i 5i5h 8g6g+ 5h4i 6g4g S*4h G*3h 4i5i 4g4h";
+    let short = "S*4g 5h4g 9i5i 4h3h N*2f 3h2g N*3e 2g2f G*1e 2f3f 8g4g+";
+    let long: Vec<&str> = long.split(' ').collect();
+    let short: Vec<&str> = short.split(' ').collect();
+    assert!(holds_every_defence(&dfpn, &pos, &moves_from(&pos, &long)));
+    assert!(!holds_every_defence(&dfpn, &pos, &moves_from(&pos, &short)));
+}
