@@ -5,11 +5,16 @@ use crate::moves::Move;
 use crate::sfen::parse_sfen;
 
 fn solve_sfen(sfen: &str) -> MateResult {
+    solve_with_table(sfen, 16)
+}
+
+/// `go mate 60000` on `sfen` with a table of `hash_mb` MiB.
+fn solve_with_table(sfen: &str, hash_mb: usize) -> MateResult {
     let control = Control::default();
     control.reset(false);
     let options = MateOptions {
         time_ms: Some(60_000),
-        hash_mb: 16,
+        hash_mb,
         ..MateOptions::default()
     };
     solve(&parse_sfen(sfen).unwrap(), &options, &control, None).0
@@ -17,7 +22,12 @@ fn solve_sfen(sfen: &str) -> MateResult {
 
 /// The line's length, after checking it mates.
 fn mate_len(sfen: &str) -> usize {
-    match solve_sfen(sfen) {
+    mate_len_of(sfen, solve_sfen(sfen))
+}
+
+/// The length of `result`'s line from `sfen`, after checking it mates.
+fn mate_len_of(sfen: &str, result: MateResult) -> usize {
+    match result {
         MateResult::Mate(line) => {
             assert!(
                 pv::is_mating_line(&parse_sfen(sfen).unwrap(), &line),
@@ -217,21 +227,7 @@ fn shortening_from_the_end_goes_on_past_a_position_it_cannot_make_exact() {
     // the root with larger shares, the root itself is proven within 61.
     let sfen =
         "g3+P+P+P+P+L/1p1k5/+Rn2ppppl/2+Psg+p1+R1/+b+nL6/1PP+B1ssP1/4+Ps2N/4+P1P1L/6G1g b Np 1465";
-    let control = Control::default();
-    control.reset(false);
-    let options = MateOptions {
-        time_ms: Some(60_000),
-        hash_mb: 256,
-        ..MateOptions::default()
-    };
-    let pos = parse_sfen(sfen).unwrap();
-    match solve(&pos, &options, &control, None).0 {
-        MateResult::Mate(line) => {
-            assert!(pv::is_mating_line(&pos, &line), "{line:?}");
-            assert_eq!(line.len(), 61);
-        }
-        other => panic!("expected a mate, got {other:?}"),
-    }
+    assert_eq!(mate_len_of(sfen, solve_with_table(sfen, 256)), 61);
 }
 
 #[test]
