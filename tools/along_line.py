@@ -16,11 +16,15 @@ Other problems: --sfen SFEN --line FILE (the solution's USI moves).
 """
 
 import argparse
+import os
 import re
 import subprocess
-import time
+import sys
 
 import cshogi
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mate_bench import Engine  # noqa: E402
 
 KH = "/work/.mirror/komori-n+KomoringHeights/repo"
 MICROCOSMOS = "g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1"
@@ -50,42 +54,20 @@ def main():
     for m in line:
         board.push_usi(m)
     assert board.is_game_over(), "the solution does not mate"
-    eng = subprocess.Popen([args.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                           stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-    def send(s):
-        eng.stdin.write(s + "\n")
-        eng.stdin.flush()
-
-    send(f"setoption name MateHash value {args.hash}")
-    send("isready")
-    while True:
-        out = eng.stdout.readline()
-        if not out:
-            raise SystemExit("the engine exited")
-        if out.startswith("readyok"):
-            break
+    engine = Engine("engine", args.engine,
+                    [("Threads", 1), ("USI_Hash", args.hash), ("MateHash", args.hash)])
     for k in args.plies:
         if k % 2:
             raise SystemExit(f"K = {k} leaves the defender to move: give even K")
-        send(f"position sfen {args.sfen} moves {' '.join(line[:k])}" if k else f"position sfen {args.sfen}")
-        start = time.time()
-        send(f"go mate {args.ms}")
-        infos = []
-        while True:
-            out = eng.stdout.readline()
-            if not out:
-                raise SystemExit("the engine exited")
-            out = out.strip()
-            if out.startswith("info string"):
-                infos.append(out[len("info string "):])
-            if out.startswith("checkmate"):
-                break
-        words = out.split()[1:]
+        # The played plies go with the position, as a GUI sends them (the
+        # engine sees their repetitions).
+        played = f"{args.sfen} moves {' '.join(line[:k])}" if k else args.sfen
+        answer, seconds = engine.mate(played, args.ms)
+        words = answer.split()[1:]
         got = words[0] if words[0] in ("timeout", "nomate") else len(words)
-        print(f"{k}\tpublished {len(line) - k}\tengine {got}\t{time.time() - start:.1f} s\t"
-              + " | ".join(infos), flush=True)
-    send("quit")
+        print(f"{k}\tpublished {len(line) - k}\tengine {got}\t{seconds:.1f} s\t"
+              + " | ".join(engine.infos), flush=True)
+    engine.quit()
 
 
 if __name__ == "__main__":

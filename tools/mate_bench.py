@@ -52,6 +52,7 @@ class Engine:
     def __init__(self, name, path, options):
         self.name, self.path, self.options = name, path, options
         self.crashes = 0
+        self.infos = []
         self.start()
 
     def start(self):
@@ -88,7 +89,8 @@ class Engine:
 
     def until(self, prefix, timeout):
         """The first line starting with `prefix`; the node count of the last
-        `info` line with one before it is kept in `self.nodes`."""
+        `info` line with one before it is kept in `self.nodes`, the `info
+        string` lines before it in `self.infos`."""
         end = time.time() + timeout
         while True:
             try:
@@ -99,6 +101,8 @@ class Engine:
                 return None
             if line.startswith(prefix):
                 return line
+            if line.startswith("info string "):
+                self.infos.append(line[len("info string "):])
             words = line.split()
             if words[:1] == ["info"] and "nodes" in words[:-1]:
                 try:
@@ -111,6 +115,7 @@ class Engine:
         the engine and counts as a timeout."""
         start = time.time()
         self.nodes = 0
+        self.infos = []
         try:
             self.send(f"position sfen {sfen}")
             self.send(f"go mate {ms}")
