@@ -383,11 +383,12 @@ fn line_of_the_proof(
 /// Of the table's line at the end and the proof's first line, the one of
 /// `plies` plies (the shortest mate known), else the nearest longer one,
 /// else the longer (a line shorter than the proven length has a defender
-/// giving up too soon); the table's on a tie. The table's line follows the lengths stored, which searches after
-/// the proof lower along other lines; where they lead the longest defence
-/// round a cycle, the line falls back to the defender's shortest replies
-/// (session 28: kotobuki-zuko-100, a mate of 611 plies, came out as a line
-/// of 145 once the shortening from the end had searched on).
+/// giving up too soon); the table's on a tie. The table's line follows the
+/// lengths stored, which searches after the proof lower along other lines;
+/// where they lead the longest defence round a cycle, the line falls back
+/// to the defender's shortest replies (session 28: kotobuki-zuko-100, a
+/// mate of 611 plies, came out as a line of 145 once the shortening from
+/// the end had searched on).
 fn closest_line(
     table_line: Option<Vec<Move>>,
     first_line: Option<Vec<Move>>,
@@ -618,10 +619,18 @@ fn shorten_from_the_end(
     per_position: u64,
     node_limit: u64,
 ) -> Shortest {
-    let unproven = |dfpn: &Dfpn<'_>| Shortest {
-        plies: (dfpn.proof_len(root) as usize).min(proven_len),
-        proven: false,
-        line: None,
+    // Only the root's proof bounds the mate against every defence: the
+    // line's defender plays its longest known replies, whose stored lengths
+    // may be above what the line's tail takes.
+    let bound = |dfpn: &Dfpn<'_>| (dfpn.proof_len(root) as usize).min(proven_len);
+    // A search stopped by its own share, not by the time or `node_limit`,
+    // resumes; returns whether the budget is spent.
+    let resume = |dfpn: &mut Dfpn<'_>, clock: &Clock<'_>| {
+        let spent = clock.out_of_time() || dfpn.nodes >= node_limit;
+        if !spent {
+            dfpn.stopped = false;
+        }
+        spent
     };
     clock.node_limit = dfpn.nodes.saturating_add(per_position).min(node_limit);
     let line = first_line.or_else(|| pv::principal_line(dfpn, root, clock));
@@ -631,7 +640,11 @@ fn shorten_from_the_end(
         dfpn.nodes
     );
     let Some(mut line) = line else {
-        return unproven(dfpn);
+        return Shortest {
+            plies: bound(dfpn),
+            proven: false,
+            line: None,
+        };
     };
     // The attacker's positions on the line, from the last one back; those
     // that could not be made exact, with the length they kept (a walk that
@@ -670,17 +683,12 @@ fn shorten_from_the_end(
         );
         // Stopped by this position's share alone: the rest of the budget
         // goes to the positions before it.
-        let spent = clock.out_of_time() || dfpn.nodes >= node_limit;
-        if dfpn.stopped && !spent {
-            dfpn.stopped = false;
-        }
+        let spent = resume(dfpn, clock);
         let tail = match exact {
             Some((e, _)) if e < line.len() - k && !spent => {
                 clock.node_limit = dfpn.nodes.saturating_add(per_position).min(node_limit);
                 let tail = pv::principal_line_at(dfpn, &pos, k, clock);
-                if dfpn.stopped && !clock.out_of_time() && dfpn.nodes < node_limit {
-                    dfpn.stopped = false;
-                }
+                resume(dfpn, clock);
                 tail
             }
             _ => None,
@@ -701,10 +709,7 @@ fn shorten_from_the_end(
             _ => false,
         };
         if k == 0 || spent {
-            // Only the root's proof bounds the mate against every defence:
-            // the line's defender plays its longest known replies, whose
-            // stored lengths may be above what the line's tail takes.
-            let bound = (dfpn.proof_len(root) as usize).min(proven_len);
+            let bound = bound(dfpn);
             let (plies, proven) = match exact {
                 Some((e, exact)) if k == 0 => (e.min(bound), exact && e <= bound),
                 _ => (bound, false),
