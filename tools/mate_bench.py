@@ -218,6 +218,8 @@ def main():
     ap.add_argument("--setoption", action="append", default=[], help="engine=Name:value")
     ap.add_argument("--limit", type=int, default=0, help="first N problems only")
     ap.add_argument("--names", default="", help="only these problems (comma-separated), in this order")
+    ap.add_argument("--infos", action="store_true",
+                    help="print each answer's info strings (e.g. when the mate was proven) under its row")
     args = ap.parse_args()
 
     problems = read_problems(args.problems)
@@ -243,6 +245,9 @@ def main():
             rows.append((kind, length, secs, engine.nodes, counted))
             print(f"{name}\t{pname}\t{kind}\t{length if length else '-'}\t{secs:.2f}\t{engine.nodes}",
                   flush=True)
+            if args.infos:
+                for info in engine.infos:
+                    print(f"#\t{name}\t{pname}\t{info}", flush=True)
         engine.quit()
         results[name] = rows
 
