@@ -47,12 +47,6 @@ const PROGRESS_INTERVAL: u64 = 1000;
 
 /// First iteration searched with an aspiration window.
 const ASPIRATION_MIN_DEPTH: u32 = 5;
-/// The first window's half-width is at least this many quarters of the
-/// running mean of how far the root score moved from one iteration to the
-/// next (`AspirationDelta` is then its floor); 0 = `AspirationDelta` alone.
-const ASPIRATION_SWING_WEIGHT: i32 = 0;
-/// Largest change of the root score one iteration counts in that mean.
-const ASPIRATION_SWING_CAP: i32 = 1000;
 /// The iteration after which the root mate probe looks for our mate.
 const MATE_PROBE_DEPTH: u32 = 2;
 /// Most of the move's optimum time (percent) the root mate probe may take.
@@ -479,9 +473,6 @@ pub struct Worker<'a> {
     kind: BoardKind,
     /// How steady the best move has been (main thread, time management).
     stability: Stability,
-    /// Running mean of the root score's change per iteration (centipawns),
-    /// for the aspiration window's width.
-    swing: i32,
 }
 
 impl<'a> Worker<'a> {
@@ -522,7 +513,6 @@ impl<'a> Worker<'a> {
             completed_depth: 0,
             kind: BoardKind::Standard,
             stability: Stability::default(),
-            swing: 0,
         }
     }
 
@@ -1449,10 +1439,7 @@ impl<'a> Worker<'a> {
     /// Returns whether it completed.
     fn aspiration(&mut self, pos: &Position, depth: u32, pv_idx: usize, multi_pv: usize) -> bool {
         let prev = self.root_moves[pv_idx].score;
-        let mut delta = self
-            .sh
-            .aspiration_delta
-            .max(self.swing * ASPIRATION_SWING_WEIGHT / 4);
+        let mut delta = self.sh.aspiration_delta;
         let use_window = delta > 0
             && multi_pv == 1
             && depth >= ASPIRATION_MIN_DEPTH
@@ -1482,19 +1469,9 @@ impl<'a> Worker<'a> {
                     (score + delta).min(INFINITE)
                 };
             } else {
-                self.note_swing(pv_idx, prev, score);
                 return true;
             }
             delta += delta / 2 + 1;
-        }
-    }
-
-    /// Takes the change of the best line's score (`prev` to `score`) into
-    /// the running mean [`swing`](Self::swing) (ordinary scores only).
-    fn note_swing(&mut self, pv_idx: usize, prev: i32, score: i32) {
-        if pv_idx == 0 && prev > -INFINITE && prev.abs() < MATE_BOUND && score.abs() < MATE_BOUND {
-            let change = (score - prev).abs().min(ASPIRATION_SWING_CAP);
-            self.swing = (3 * self.swing + change) / 4;
         }
     }
 
