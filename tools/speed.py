@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Search speed of engines on the material evaluation, at a fixed node count.
+
+Each engine searches the same game positions (plies 20, 24, ... of the
+first games of a match log from tools/match.py) with `go nodes N`, its
+table and histories carried from move to move as in a game. The engines
+take turns, round after round, so the machine's drifts hit them alike;
+prints each round's seconds and each engine's median nodes a second.
+
+    target/venv/bin/python tools/speed.py --log target/matches/X.log \
+        --nodes 200000 --rounds 5 BIN1 BIN2 ...
+
+Fukayomi binaries get `Evaluation Material`; a path containing "yo" is
+taken for YaneuraOu (NetworkDelay 0, no book).
+"""
+import argparse
+import statistics
+import subprocess
+import time
+
+
+def positions(log, games):
+    out = []
+    with open(log) as f:
+        for g, line in enumerate(f):
+            if g >= games:
+                break
+            fields = line.rstrip("\n").split("\t")
+            sfen, moves = fields[2], fields[3].split()
+            out.append([(sfen, moves[:k]) for k in range(20, min(len(moves), 100), 4)])
+    return out
+
+
+def run(engine, games, nodes):
+    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
+
+    def send(s):
+        p.stdin.write(s + "\n")
+
+    def wait(tok):
+        while True:
+            line = p.stdout.readline()
+            if not line:
+                raise RuntimeError(engine + " died")
+            if line.startswith(tok):
+                return line
+
+    send("usi")
+    wait("usiok")
+    opts = {"Threads": "1", "USI_Hash": "64", "NetworkDelay": "0", "NetworkDelay2": "0"}
+    if "yo" in engine.rsplit("/", 1)[-1]:
+        opts["BookFile"] = "no_book"
+    else:
+        opts["Evaluation"] = "Material"
+    for k, v in opts.items():
+        send(f"setoption name {k} value {v}")
+    send("isready")
+    wait("readyok")
+    total_nodes = 0
+    t0 = time.perf_counter()
+    for game in games:
+        send("usinewgame")
+        for sfen, moves in game:
+            send(f"position sfen {sfen} moves {' '.join(moves)}")
+            send(f"go nodes {nodes}")
+            last = None
+            while True:
+                line = p.stdout.readline()
+                if not line:
+                    raise RuntimeError(engine + " died")
+                if line.startswith("info") and " nodes " in line:
+                    last = line
+                if line.startswith("bestmove"):
+                    break
+            if last:
+                f = last.split()
+                total_nodes += int(f[f.index("nodes") + 1])
+    secs = time.perf_counter() - t0
+    send("quit")
+    p.wait()
+    return total_nodes, secs
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("engines", nargs="+")
+    ap.add_argument("--log", required=True)
+    ap.add_argument("--games", type=int, default=3)
+    ap.add_argument("--nodes", type=int, default=200000)
+    ap.add_argument("--rounds", type=int, default=5)
+    a = ap.parse_args()
+    games = positions(a.log, a.games)
+    rates = {e: [] for e in a.engines}
+    for r in range(a.rounds):
+        row = []
+        for e in a.engines:
+            n, s = run(e, games, a.nodes)
+            rates[e].append(n / s)
+            row.append(f"{e.rsplit('/', 1)[-1]} {n} nodes {s:.2f} s")
+        print(f"round {r + 1}: " + "; ".join(row), flush=True)
+    for e in a.engines:
+        print(f"{e}: median {statistics.median(rates[e]) / 1e3:.0f} k nodes/s "
+              f"(min {min(rates[e]) / 1e3:.0f}, max {max(rates[e]) / 1e3:.0f})")
+
+
+if __name__ == "__main__":
+    main()
