@@ -10,13 +10,21 @@ prints each round's seconds and each engine's median nodes a second.
     target/venv/bin/python tools/speed.py --log target/matches/X.log \
         --nodes 200000 --rounds 5 BIN1 BIN2 ...
 
-Fukayomi binaries get `Evaluation Material`; a path containing "yo" is
-taken for YaneuraOu (NetworkDelay 0, no book).
+The engines are driven by match.py's `Engine` (1 thread, 64 MiB,
+NetworkDelay 0, no book); Fukayomi binaries also get `Evaluation
+Material` (a path containing "yo" is taken for YaneuraOu).
 """
 import argparse
+import os
 import statistics
-import subprocess
+import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from match import Engine  # noqa: E402
+
+# Seconds a `go nodes` search may take before the engine counts as hung.
+GO_TIMEOUT = 600
 
 
 def positions(log, games):
@@ -32,53 +40,23 @@ def positions(log, games):
 
 
 def run(engine, games, nodes):
-    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-    def send(s):
-        p.stdin.write(s + "\n")
-
-    def wait(tok):
-        while True:
-            line = p.stdout.readline()
-            if not line:
-                raise RuntimeError(engine + " died")
-            if line.startswith(tok):
-                return line
-
-    send("usi")
-    wait("usiok")
-    opts = {"Threads": "1", "USI_Hash": "64", "NetworkDelay": "0", "NetworkDelay2": "0"}
-    if "yo" in engine.rsplit("/", 1)[-1]:
-        opts["BookFile"] = "no_book"
-    else:
-        opts["Evaluation"] = "Material"
-    for k, v in opts.items():
-        send(f"setoption name {k} value {v}")
-    send("isready")
-    wait("readyok")
+    """(nodes searched, seconds) of one engine over `games`."""
+    yaneuraou = "yo" in engine.rsplit("/", 1)[-1]
+    e = Engine(engine, {"hash": 64, "extra": {} if yaneuraou else {"Evaluation": "Material"}})
     total_nodes = 0
     t0 = time.perf_counter()
     for game in games:
-        send("usinewgame")
+        e.send("usinewgame")
         for sfen, moves in game:
-            send(f"position sfen {sfen} moves {' '.join(moves)}")
-            send(f"go nodes {nodes}")
-            last = None
-            while True:
-                line = p.stdout.readline()
-                if not line:
-                    raise RuntimeError(engine + " died")
-                if line.startswith("info") and " nodes " in line:
-                    last = line
-                if line.startswith("bestmove"):
-                    break
-            if last:
-                f = last.split()
+            e.send(f"position sfen {sfen} moves {' '.join(moves)}")
+            e.send(f"go nodes {nodes}")
+            counted = [line for line in e.until("bestmove", GO_TIMEOUT)
+                       if line.startswith("info") and " nodes " in line]
+            if counted:
+                f = counted[-1].split()
                 total_nodes += int(f[f.index("nodes") + 1])
     secs = time.perf_counter() - t0
-    send("quit")
-    p.wait()
+    e.quit()
     return total_nodes, secs
 
 
