@@ -4,9 +4,9 @@
 
 use super::movepick::{captured, generate_captures, generate_pawn_promotions, promotion_gain};
 use super::quick_mate::quick_mate_in_one;
-use super::search::{MAX_PLY, Worker};
+use super::search::{FAIL_HIGH_BLEND, MAX_PLY, Worker};
 use super::tt::Bound;
-use super::{INFINITE, mate_in, mated_in, score_from_tt, score_to_tt};
+use super::{INFINITE, MATE_BOUND, mate_in, mated_in, score_from_tt, score_to_tt};
 use crate::eval::capture_gain;
 use crate::movegen::legal_moves;
 use crate::moves::Move;
@@ -116,6 +116,9 @@ impl Worker<'_> {
                     }
                 }
             }
+        }
+        if FAIL_HIGH_BLEND && best >= beta && best.abs() < MATE_BOUND && beta.abs() < MATE_BOUND {
+            best = (best + beta) / 2;
         }
         let bound = Bound::of(best, orig_alpha, beta);
         self.sh

@@ -187,6 +187,17 @@ const LAZY_QUIET_SCORING: bool = true;
 /// Whether the static evaluation is corrected by the correction history
 /// (`search/correction.rs`).
 const CORRECTION_HISTORY: bool = true;
+/// Whether a non-PV node's fail-high score is pulled toward `beta` by
+/// `depth / (depth + 1)` before it is stored and returned (Stockfish's
+/// fail-high blending; in the quiescence search, halfway).
+pub(super) const FAIL_HIGH_BLEND: bool = false;
+/// Whether a node that fails low rewards the parent's quiet move in the
+/// parent side's butterfly and continuation history (Stockfish's prior
+/// countermove bonus).
+const PRIOR_QUIET_BONUS: bool = false;
+/// Whether a TT cutoff at or above `beta` by a quiet TT move rewards that
+/// move's butterfly and continuation history.
+const TT_CUT_HISTORY: bool = false;
 
 /// The kind of a node, as the parent's window and move order expect it
 /// (Stockfish's PV / cut / all nodes).
@@ -311,6 +322,8 @@ pub struct Stack {
     pub current: Move,
     /// Piece slot of `current` (see [`piece_slot`]).
     pub current_slot: usize,
+    /// Whether `current` is a quiet move (no capture, no promotion).
+    pub current_quiet: bool,
     /// The node's keys for the correction history's partial tables.
     pub partial: PartialKeys,
     /// Two quiet moves that caused cutoffs at this ply.
@@ -326,6 +339,7 @@ impl Default for Stack {
             static_eval: 0,
             current: Move::NONE,
             current_slot: 0,
+            current_quiet: false,
             partial: PartialKeys::default(),
             killers: [Move::NONE; 2],
             after_null: false,
@@ -678,6 +692,8 @@ impl<'a> Worker<'a> {
         let s = &mut self.stack[ply];
         s.current = m;
         s.current_slot = piece_slot(pos, m);
+        s.current_quiet =
+            PRIOR_QUIET_BONUS && !m.is_promotion() && captured(pos, m).is_none();
         let partial = s.partial.after(pos, m);
         let next = &mut self.stack[ply + 1];
         next.partial = partial;
@@ -694,6 +710,40 @@ impl<'a> Worker<'a> {
             let s = self.stack[ply.checked_sub(back)?];
             ContKey::new(us, s.current_slot, s.current)
         })
+    }
+
+    /// A TT cutoff at or above beta at `ply` by TT move `m`: rewards `m`'s
+    /// history when it is a legal quiet move ([`TT_CUT_HISTORY`]).
+    fn reward_tt_cut(&mut self, pos: &Position, ply: usize, m: Move, depth: i32) {
+        if m.is_none() || m.is_promotion() || !is_legal_fast(pos, m) || captured(pos, m).is_some()
+        {
+            return;
+        }
+        let us = pos.side_to_move().index();
+        let cont = self.cont_keys(pos, ply);
+        let (slot, b) = (piece_slot(pos, m), bonus(depth));
+        self.history.update_quiet(us, slot, m, b);
+        self.history.update_continuation(&cont, slot, m, b);
+    }
+
+    /// The node at `ply` failed low: the parent's move refuted everything,
+    /// so a quiet one gains history for the parent's side
+    /// ([`PRIOR_QUIET_BONUS`]).
+    fn reward_prior_quiet(&mut self, pos: &Position, ply: usize, depth: i32) {
+        let prev = self.stack[ply - 1];
+        if prev.current.is_none() || !prev.current_quiet {
+            return;
+        }
+        let them = pos.side_to_move().flip().index();
+        let cont: ContKeys = CONT_PLIES.map(|back| {
+            let s = self.stack[(ply - 1).checked_sub(back)?];
+            ContKey::new(them, s.current_slot, s.current)
+        });
+        let b = bonus(depth);
+        self.history
+            .update_quiet(them, prev.current_slot, prev.current, b);
+        self.history
+            .update_continuation(&cont, prev.current_slot, prev.current, b);
     }
 
     /// A cutoff by quiet move `m` at `ply`: killers, countermove, and
@@ -786,6 +836,9 @@ impl<'a> Worker<'a> {
         if let Some(e) = self.sh.tt.probe(key) {
             let s = score_from_tt(e.score, ply);
             if kind != NodeKind::Pv && e.depth >= depth && e.bound.cuts(s, alpha, beta) {
+                if TT_CUT_HISTORY && s >= beta {
+                    self.reward_tt_cut(pos, ply, e.mv, depth);
+                }
                 return s;
             }
             tt = TtHint {
@@ -845,6 +898,18 @@ impl<'a> Worker<'a> {
         }
 
         // Step 14. Store; the correction history learns from the result.
+        let mut best = best;
+        if FAIL_HIGH_BLEND
+            && kind != NodeKind::Pv
+            && best >= beta
+            && best.abs() < MATE_BOUND
+            && beta.abs() < MATE_BOUND
+        {
+            best = (best * node.depth + beta) / (node.depth + 1);
+        }
+        if PRIOR_QUIET_BONUS && best_move.is_none() && ply > 0 {
+            self.reward_prior_quiet(pos, ply, node.depth);
+        }
         let bound = Bound::of(best, alpha, beta);
         if CORRECTION_HISTORY && !in_check {
             let eval = node.corrected_eval;
