@@ -692,8 +692,7 @@ impl<'a> Worker<'a> {
         let s = &mut self.stack[ply];
         s.current = m;
         s.current_slot = piece_slot(pos, m);
-        s.current_quiet =
-            PRIOR_QUIET_BONUS && !m.is_promotion() && captured(pos, m).is_none();
+        s.current_quiet = PRIOR_QUIET_BONUS && !m.is_promotion() && captured(pos, m).is_none();
         let partial = s.partial.after(pos, m);
         let next = &mut self.stack[ply + 1];
         next.partial = partial;
@@ -715,8 +714,7 @@ impl<'a> Worker<'a> {
     /// A TT cutoff at or above beta at `ply` by TT move `m`: rewards `m`'s
     /// history when it is a legal quiet move ([`TT_CUT_HISTORY`]).
     fn reward_tt_cut(&mut self, pos: &Position, ply: usize, m: Move, depth: i32) {
-        if m.is_none() || m.is_promotion() || !is_legal_fast(pos, m) || captured(pos, m).is_some()
-        {
+        if m.is_none() || m.is_promotion() || !is_legal_fast(pos, m) || captured(pos, m).is_some() {
             return;
         }
         let us = pos.side_to_move().index();
