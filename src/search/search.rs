@@ -103,6 +103,17 @@ const LMR_HISTORY_DIV: i32 = 12_000;
 const TT_CAPTURE_REDUCTION: i32 = 1;
 /// Whether a node whose null move was mated is searched one ply deeper.
 const MATE_THREAT_EXTENSION: bool = true;
+/// Whether a late move's re-search after its reduced search failed high
+/// goes a ply deeper when it beat the best score by far, a ply shallower
+/// when barely (Stockfish's doDeeperSearch / doShallowerSearch).
+const LMR_DEPTH_ADJUST: bool = false;
+/// The margin over the best score (plus [`DEEPER_PER_DEPTH`] a ply) for
+/// the deeper re-search.
+const DEEPER_MARGIN: i32 = 20;
+/// See [`DEEPER_MARGIN`].
+const DEEPER_PER_DEPTH: i32 = 2;
+/// Below the best score plus this, the re-search is a ply shallower.
+const SHALLOWER_MARGIN: i32 = 5;
 /// Whether a node in check is searched one ply deeper. YaneuraOu has none
 /// (checks come in long runs in shogi); without it, against YaneuraOu's
 /// material build (`Evaluation Material`, 100 ms, session 10): 7-27-1 in
@@ -1145,7 +1156,7 @@ impl<'a> Worker<'a> {
 
             // Step 12. Make the move; late-move reductions; PVS.
             let child = self.make(pos, m, ply, mv.check);
-            let score = self.search_move(&child, &node, &mv, move_count, (alpha, beta));
+            let score = self.search_move(&child, &node, &mv, (move_count, best), (alpha, beta));
             if self.stopped {
                 return None;
             }
@@ -1287,13 +1298,15 @@ impl<'a> Worker<'a> {
 
     /// Step 12: searches `child`, reached by move number `move_count`:
     /// the first move with the node's window (`alpha`, `beta`), the others
-    /// with a null window (reduced when late), re-searched on a fail high.
+    /// with a null window (reduced when late), re-searched on a fail high
+    /// (deeper or shallower by how far it beat `best`, the best score so
+    /// far, with [`LMR_DEPTH_ADJUST`]).
     fn search_move(
         &mut self,
         child: &Position,
         node: &NodeState,
         mv: &MoveState,
-        move_count: usize,
+        (move_count, best): (usize, i32),
         (alpha, beta): (i32, i32),
     ) -> i32 {
         let (ply, kind) = (node.ply, node.kind);
@@ -1322,7 +1335,14 @@ impl<'a> Worker<'a> {
             child_kind,
         );
         if score > alpha && r > 0 && !self.stopped {
-            score = -self.search(child, -alpha - 1, -alpha, new_depth, ply + 1, kind.flip());
+            let mut depth = new_depth;
+            if LMR_DEPTH_ADJUST {
+                depth += i32::from(score > best + DEEPER_MARGIN + DEEPER_PER_DEPTH * new_depth);
+                depth -= i32::from(score < best + SHALLOWER_MARGIN);
+            }
+            if depth > new_depth - r {
+                score = -self.search(child, -alpha - 1, -alpha, depth, ply + 1, kind.flip());
+            }
         }
         if kind == NodeKind::Pv && score > alpha && score < beta && !self.stopped {
             score = -self.search(child, -beta, -alpha, new_depth, ply + 1, NodeKind::Pv);
