@@ -42,6 +42,7 @@ impl Worker<'_> {
         let key = pos.key();
         let mut tt_move = Move::NONE;
         let tt_entry = self.sh.tt.probe(key);
+        let tt_pv = tt_entry.is_some_and(|e| e.pv);
         if let Some(e) = tt_entry {
             tt_move = e.mv;
             let s = score_from_tt(e.score, ply);
@@ -121,9 +122,14 @@ impl Worker<'_> {
             best = (best + beta) / 2;
         }
         let bound = Bound::of(best, orig_alpha, beta);
-        self.sh
-            .tt
-            .store(key, best_move, score_to_tt(best, ply), QS_DEPTH, bound);
+        self.sh.tt.store(
+            key,
+            best_move,
+            score_to_tt(best, ply),
+            QS_DEPTH,
+            bound,
+            tt_pv,
+        );
         best
     }
 
@@ -152,7 +158,7 @@ impl Worker<'_> {
             let tt_score = score_to_tt(v, ply);
             self.sh
                 .tt
-                .store(pos.key(), m, tt_score, QS_DEPTH, Bound::Exact);
+                .store(pos.key(), m, tt_score, QS_DEPTH, Bound::Exact, false);
             return Some(v);
         }
         None

@@ -103,6 +103,10 @@ const LMR_HISTORY_DIV: i32 = 12_000;
 const TT_CAPTURE_REDUCTION: i32 = 1;
 /// Whether a node whose null move was mated is searched one ply deeper.
 const MATE_THREAT_EXTENSION: bool = true;
+/// Whether a non-PV node that was on a principal variation when its TT
+/// entry was stored (the entry's PV flag) is reduced as a PV node (without
+/// the non-PV extra ply; Stockfish's ttPv).
+const TT_PV_LMR: bool = false;
 /// Whether a late move's re-search after its reduced search failed high
 /// goes a ply deeper when it beat the best score by far, a ply shallower
 /// when barely (Stockfish's doDeeperSearch / doShallowerSearch).
@@ -173,7 +177,8 @@ fn late_move_reduction(node: &NodeState, mv: &MoveState, move_count: usize) -> O
     if mv.quiet && node.tt_capture {
         r += TT_CAPTURE_REDUCTION;
     }
-    r += i32::from(!pv_node && NON_PV_REDUCTION) + i32::from(!node.improving);
+    let pv_like = pv_node || (TT_PV_LMR && node.tt_pv);
+    r += i32::from(!pv_like && NON_PV_REDUCTION) + i32::from(!node.improving);
     if mv.order >= KILLER_SCORE {
         r -= 1;
     }
@@ -405,6 +410,8 @@ struct TtHint {
     mv: Move,
     /// The stored score (adjusted to the node's ply) and its bound.
     bound: Option<(i32, Bound)>,
+    /// Whether the entry marks the node as on a principal variation.
+    pv: bool,
 }
 
 /// The root mate probe of the main thread ([`super::mate_probe`]).
@@ -441,6 +448,9 @@ struct NodeState {
     depth: i32,
     in_check: bool,
     tt_move: Move,
+    /// Whether the node is a PV node or was one when its TT entry was
+    /// stored (Stockfish's ttPv).
+    tt_pv: bool,
     /// Whether the TT move is legal here and captures (set by the move
     /// loop once the moves are generated).
     tt_capture: bool,
@@ -841,6 +851,7 @@ impl<'a> Worker<'a> {
         let mut tt = TtHint {
             mv: Move::NONE,
             bound: None,
+            pv: false,
         };
         if let Some(e) = self.sh.tt.probe(key) {
             let s = score_from_tt(e.score, ply);
@@ -853,6 +864,7 @@ impl<'a> Worker<'a> {
             tt = TtHint {
                 mv: e.mv,
                 bound: Some((s, e.bound)),
+                pv: e.pv,
             };
         }
 
@@ -926,7 +938,9 @@ impl<'a> Worker<'a> {
         }
         if self.path_mates == path_mates || best.abs() < MATE_BOUND {
             let score = score_to_tt(best, ply);
-            self.sh.tt.store(key, best_move, score, node.depth, bound);
+            self.sh
+                .tt
+                .store(key, best_move, score, node.depth, bound, node.tt_pv);
         }
         best
     }
@@ -999,6 +1013,7 @@ impl<'a> Worker<'a> {
             depth,
             in_check,
             tt_move: tt.mv,
+            tt_pv: kind == NodeKind::Pv || tt.pv,
             tt_capture: false,
             corrected_eval,
             static_eval,
@@ -1057,9 +1072,14 @@ impl<'a> Worker<'a> {
         }
         let m = mate_in_one(pos, &self.checks)?;
         let v = mate_in(ply + 1);
-        self.sh
-            .tt
-            .store(node.key, m, score_to_tt(v, ply), node.depth, Bound::Exact);
+        self.sh.tt.store(
+            node.key,
+            m,
+            score_to_tt(v, ply),
+            node.depth,
+            Bound::Exact,
+            node.tt_pv,
+        );
         if node.kind == NodeKind::Pv {
             self.clear_pv(ply + 1);
             self.update_pv(ply, m);
@@ -1823,11 +1843,11 @@ mod tests {
         let moves = line(&start, &["7g7f", "3c3d", "8h2b+", "3a2b"]);
         let mut p = start.clone();
         for &m in &moves {
-            tt.store(p.key(), m, 0, 5, Bound::Exact);
+            tt.store(p.key(), m, 0, 5, Bound::Exact, true);
             p = p.play(m);
         }
         let last = parse_move(&p, "2g2f").unwrap();
-        tt.store(p.key(), last, 0, 5, Bound::Exact);
+        tt.store(p.key(), last, 0, 5, Bound::Exact, true);
         let mut pv = vec![moves[0]];
         extend_pv_from_tt(&tt, &start, &mut pv, TT_PV_MAX);
         // After 2g2f nothing is stored: the line ends there.
@@ -1840,7 +1860,7 @@ mod tests {
         let tt = Tt::new(1);
         let mut p = start.clone();
         for &m in &shuffle {
-            tt.store(p.key(), m, 0, 5, Bound::Exact);
+            tt.store(p.key(), m, 0, 5, Bound::Exact, true);
             p = p.play(m);
         }
         let mut pv = vec![shuffle[0]];
@@ -1850,7 +1870,7 @@ mod tests {
         // An illegal table move ends the line.
         let tt = Tt::new(1);
         let after = start.play(moves[0]);
-        tt.store(after.key(), moves[0], 0, 5, Bound::Exact);
+        tt.store(after.key(), moves[0], 0, 5, Bound::Exact, true);
         let mut pv = vec![moves[0]];
         extend_pv_from_tt(&tt, &start, &mut pv, TT_PV_MAX);
         assert_eq!(pv, vec![moves[0]]);

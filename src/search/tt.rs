@@ -76,6 +76,9 @@ pub struct TtEntry {
     pub depth: i32,
     /// What the score bounds.
     pub bound: Bound,
+    /// Whether the node was on a principal variation when stored (or
+    /// already marked so).
+    pub pv: bool,
 }
 
 #[derive(Default)]
@@ -105,11 +108,15 @@ pub struct Tt {
 
 const SLOT_BYTES: usize = 16;
 
-fn pack(mv: Move, score: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
+/// The bit of the PV flag in a packed slot.
+const PV_BIT: u64 = 1 << 42;
+
+fn pack(mv: Move, score: i32, depth: i32, bound: Bound, pv: bool, generation: u8) -> u64 {
     (mv.raw() as u64)
         | ((score as i16 as u16 as u64) << 16)
         | ((depth.clamp(-128, 127) as i8 as u8 as u64) << 32)
         | ((bound as u64) << 40)
+        | if pv { PV_BIT } else { 0 }
         | ((generation as u64) << 48)
 }
 
@@ -126,6 +133,7 @@ fn unpack(data: u64) -> Option<(TtEntry, u8)> {
             score: (data >> 16) as u16 as i16 as i32,
             depth: (data >> 32) as u8 as i8 as i32,
             bound,
+            pv: data & PV_BIT != 0,
         },
         (data >> 48) as u8,
     ))
@@ -200,8 +208,9 @@ impl Tt {
         None
     }
 
-    /// Stores a result for `key`. A missing move keeps the stored one.
-    pub fn store(&self, key: u64, mv: Move, score: i32, depth: i32, bound: Bound) {
+    /// Stores a result for `key` (`pv`: the node is on a principal
+    /// variation). A missing move keeps the stored one.
+    pub fn store(&self, key: u64, mv: Move, score: i32, depth: i32, bound: Bound, pv: bool) {
         let generation = self.generation.load(Ordering::Relaxed);
         let bucket = self.bucket(key);
         let mut victim = 0;
@@ -222,14 +231,14 @@ impl Tt {
                     && old.depth > depth + KEEP_DEEPER_BY
                 {
                     if old.mv.is_none() && !mv.is_none() {
-                        let kept = pack(mv, old.score, old.depth, old.bound, old_gen);
+                        let kept = pack(mv, old.score, old.depth, old.bound, old.pv, old_gen);
                         s.data.store(kept, Ordering::Relaxed);
                         s.key_xor.store(key ^ kept, Ordering::Relaxed);
                     }
                     return;
                 }
                 let mv = if mv.is_none() { old.mv } else { mv };
-                let new = pack(mv, score, depth, bound, generation);
+                let new = pack(mv, score, depth, bound, pv, generation);
                 s.data.store(new, Ordering::Relaxed);
                 s.key_xor.store(key ^ new, Ordering::Relaxed);
                 return;
@@ -241,7 +250,7 @@ impl Tt {
                 victim = i;
             }
         }
-        let new = pack(mv, score, depth, bound, generation);
+        let new = pack(mv, score, depth, bound, pv, generation);
         let s = &bucket[victim];
         s.data.store(new, Ordering::Relaxed);
         s.key_xor.store(key ^ new, Ordering::Relaxed);
@@ -285,14 +294,14 @@ mod tests {
         let tt = Tt::new(1);
         let m = Move::normal(Square::new(6, 6), Square::new(6, 5), false);
         assert_eq!(tt.probe(12345), None);
-        tt.store(12345, m, -31990, 7, Bound::Lower);
+        tt.store(12345, m, -31990, 7, Bound::Lower, true);
         let e = tt.probe(12345).unwrap();
         assert_eq!(
-            (e.mv, e.score, e.depth, e.bound),
-            (m, -31990, 7, Bound::Lower)
+            (e.mv, e.score, e.depth, e.bound, e.pv),
+            (m, -31990, 7, Bound::Lower, true)
         );
         // A move-less store keeps the move.
-        tt.store(12345, Move::NONE, 5, 9, Bound::Exact);
+        tt.store(12345, Move::NONE, 5, 9, Bound::Exact, false);
         assert_eq!(tt.probe(12345).unwrap().mv, m);
         assert!(tt.hashfull() <= 1000);
         tt.clear();
@@ -309,6 +318,7 @@ mod tests {
                 1,
                 (k % 20) as i32,
                 Bound::Exact,
+                false,
             );
         }
         let k = 19_999u64.wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -319,12 +329,12 @@ mod tests {
     fn a_shallow_bound_does_not_replace_a_deep_entry() {
         let tt = Tt::new(1);
         let m = Move::normal(Square::new(6, 6), Square::new(6, 5), false);
-        tt.store(777, m, 50, 12, Bound::Lower);
-        tt.store(777, Move::NONE, -20, 0, Bound::Upper);
+        tt.store(777, m, 50, 12, Bound::Lower, false);
+        tt.store(777, Move::NONE, -20, 0, Bound::Upper, false);
         let e = tt.probe(777).unwrap();
         assert_eq!((e.depth, e.score, e.bound, e.mv), (12, 50, Bound::Lower, m));
         // An exact result does replace it.
-        tt.store(777, Move::NONE, 7, 1, Bound::Exact);
+        tt.store(777, Move::NONE, 7, 1, Bound::Exact, false);
         assert_eq!(tt.probe(777).unwrap().score, 7);
         assert_eq!(std::mem::align_of::<Cluster>(), 64);
     }
