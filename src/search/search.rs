@@ -124,6 +124,9 @@ const SHALLOWER_MARGIN: i32 = 5;
 /// 35 games, where the build with it scored 14-45-1 in 60 on the same
 /// openings: no better, kept on.
 const CHECK_EXTENSION: bool = true;
+/// Whether the check extension is kept to checks that lose nothing by
+/// SEE (sacrificial checks are not extended).
+const SAFE_CHECK_EXTENSION: bool = false;
 /// Extra late-move reduction at cut nodes (a move that fails low there is
 /// rarely the refutation).
 const CUT_NODE_REDUCTION: i32 = 2;
@@ -340,6 +343,9 @@ pub struct Stack {
     pub current_slot: usize,
     /// Whether `current` is a quiet move (no capture, no promotion).
     pub current_quiet: bool,
+    /// Whether `current` checks without losing material by SEE (set only
+    /// with [`SAFE_CHECK_EXTENSION`]).
+    pub safe_check: bool,
     /// The node's keys for the correction history's partial tables.
     pub partial: PartialKeys,
     /// Two quiet moves that caused cutoffs at this ply.
@@ -356,6 +362,7 @@ impl Default for Stack {
             current: Move::NONE,
             current_slot: 0,
             current_quiet: false,
+            safe_check: false,
             partial: PartialKeys::default(),
             killers: [Move::NONE; 2],
             after_null: false,
@@ -710,7 +717,9 @@ impl<'a> Worker<'a> {
             &parents[ply],
             &mut children[0],
         );
+        let safe_check = SAFE_CHECK_EXTENSION && check && see_ge(pos, m, 0);
         let s = &mut self.stack[ply];
+        s.safe_check = safe_check;
         s.current = m;
         s.current_slot = piece_slot(pos, m);
         s.current_quiet = PRIOR_QUIET_BONUS && !m.is_promotion() && captured(pos, m).is_none();
@@ -835,7 +844,11 @@ impl<'a> Worker<'a> {
             return v;
         }
         let in_check = pos.in_check();
-        if CHECK_EXTENSION && in_check && self.may_extend(ply) {
+        if CHECK_EXTENSION
+            && in_check
+            && (!SAFE_CHECK_EXTENSION || ply == 0 || self.stack[ply - 1].safe_check)
+            && self.may_extend(ply)
+        {
             depth += 1;
         }
         if depth <= 0 {
