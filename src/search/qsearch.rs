@@ -5,6 +5,7 @@
 use super::movepick::{captured, generate_captures, generate_pawn_promotions, promotion_gain};
 use super::quick_mate::quick_mate_in_one;
 use super::search::{FAIL_HIGH_BLEND, MAX_PLY, Worker};
+use super::tactics::see_ge;
 use super::tt::Bound;
 use super::{INFINITE, MATE_BOUND, mate_in, mated_in, score_from_tt, score_to_tt};
 use crate::eval::capture_gain;
@@ -21,6 +22,13 @@ pub const QS_DEPTH: i32 = 0;
 /// Whether the quiescence search also tries pawn promotions without
 /// capture (as captures of the promotion's gain).
 const QS_PAWN_PROMOTIONS: bool = true;
+
+/// Whether evasions after the first one not mated are pruned in the
+/// quiescence search (quiet ones with a negative history, any that lose
+/// more than [`QS_EVASION_SEE_MARGIN`] by SEE), as Stockfish prunes them.
+const QS_EVASION_PRUNING: bool = false;
+/// See [`QS_EVASION_PRUNING`].
+const QS_EVASION_SEE_MARGIN: i32 = 35;
 
 /// Whether a quiet quiescence node without a TT entry looks for a contact
 /// mate in one with the fast probe ([`quick_mate_in_one`]), so a mate
@@ -99,6 +107,13 @@ impl Worker<'_> {
             if !in_check && self.futile(pos, ply, i, m, stand, alpha) {
                 continue;
             }
+            if QS_EVASION_PRUNING
+                && in_check
+                && best > -MATE_BOUND
+                && self.futile_evasion(pos, ply, i, m)
+            {
+                continue;
+            }
             // No repetition is looked for below a quiescence node, so
             // whether the move checks is not recorded.
             let child = self.make(pos, m, ply, false);
@@ -162,6 +177,15 @@ impl Worker<'_> {
             return Some(v);
         }
         None
+    }
+
+    /// In check, once an evasion that is not mated is found: whether the
+    /// evasion `m` (the `i`-th of this ply's list) is skipped, a quiet one
+    /// with a negative history or any that loses material by SEE.
+    #[inline(always)]
+    fn futile_evasion(&self, pos: &Position, ply: usize, i: usize, m: Move) -> bool {
+        let quiet = captured(pos, m).is_none() && !m.is_promotion();
+        (quiet && self.moves[ply].score(i) < 0) || !see_ge(pos, m, -QS_EVASION_SEE_MARGIN)
     }
 
     /// Not in check: whether the capture or promotion `m` (the `i`-th of
