@@ -21,7 +21,7 @@ use super::tt::{Bound, Tt};
 use super::{
     Control, INFINITE, MATE_BOUND, format_score, mate_in, mated_in, score_from_tt, score_to_tt,
 };
-use crate::eval::{Accumulator, Evaluator};
+use crate::eval::{Accumulator, Evaluator, capture_gain};
 use crate::movegen::{is_legal, is_legal_fast, legal_moves, legal_moves_and_checks};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -107,6 +107,19 @@ const MATE_THREAT_EXTENSION: bool = true;
 /// entry was stored (the entry's PV flag) is reduced as a PV node (without
 /// the non-PV extra ply; Stockfish's ttPv).
 const TT_PV_LMR: bool = false;
+/// Whether captures that do not check are futility-pruned at shallow
+/// reduced depth (below [`CAPTURE_FUTILITY_DEPTH`]) when the static
+/// evaluation plus the capture's gain and the quiet futility margin cannot
+/// reach alpha (Stockfish's futility pruning of captures).
+const CAPTURE_FUTILITY: bool = false;
+/// See [`CAPTURE_FUTILITY`].
+const CAPTURE_FUTILITY_DEPTH: i32 = 7;
+/// Whether, once a move raises alpha without a cutoff, the node's later
+/// moves are searched two plies shallower (Stockfish, at depths 3 to
+/// [`ALPHA_RAISE_MAX_DEPTH`]).
+const ALPHA_RAISE_REDUCTION: bool = false;
+/// See [`ALPHA_RAISE_REDUCTION`].
+const ALPHA_RAISE_MAX_DEPTH: i32 = 11;
 /// Whether a late move's re-search after its reduced search failed high
 /// goes a ply deeper when it beat the best score by far, a ply shallower
 /// when barely (Stockfish's doDeeperSearch / doShallowerSearch).
@@ -1207,6 +1220,12 @@ impl<'a> Worker<'a> {
                         self.update_cutoff_stats(pos, ply, m, node.depth, quiets.as_slice());
                         break;
                     }
+                    if ALPHA_RAISE_REDUCTION
+                        && (3..=ALPHA_RAISE_MAX_DEPTH).contains(&node.depth)
+                        && score.abs() < MATE_BOUND
+                    {
+                        node.depth -= 2;
+                    }
                 }
             }
             if mv.quiet {
@@ -1300,6 +1319,9 @@ impl<'a> Worker<'a> {
         let lmp_limit = (LMP_BASE + depth * depth) / (2 - i32::from(node.improving));
         let late = depth <= LMP_DEPTH && move_count as i32 > lmp_limit && mv.order < KILLER_SCORE;
         if !mv.quiet || (mv.check && PRUNING_SPARES_CHECKS) {
+            if CAPTURE_FUTILITY && self.futile_capture(pos, node, mv, move_count, alpha) {
+                return true;
+            }
             return depth <= SEE_DEPTH && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth);
         }
         if let Some(per_depth) = HISTORY_PRUNING_PER_DEPTH
@@ -1327,6 +1349,32 @@ impl<'a> Worker<'a> {
             return true;
         }
         lmr_depth <= SEE_DEPTH && !see_ge(pos, m, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth)
+    }
+
+    /// Step 11 for a capture that does not check, not in check: whether
+    /// the static evaluation plus what it wins and the futility margin of
+    /// its reduced depth stays at or below `alpha` ([`CAPTURE_FUTILITY`]).
+    fn futile_capture(
+        &self,
+        pos: &Position,
+        node: &NodeState,
+        mv: &MoveState,
+        move_count: usize,
+        alpha: i32,
+    ) -> bool {
+        if mv.check || node.in_check {
+            return false;
+        }
+        let Some(victim) = captured(pos, mv.m) else {
+            return false;
+        };
+        let lmr_depth = reduced_depth(node.depth, move_count).max(0);
+        lmr_depth < CAPTURE_FUTILITY_DEPTH
+            && node.static_eval
+                + FUTILITY_BASE
+                + FUTILITY_PER_DEPTH * lmr_depth
+                + capture_gain(victim)
+                <= alpha
     }
 
     /// Step 12: searches `child`, reached by move number `move_count`:
