@@ -354,7 +354,8 @@ pub struct Stack {
     pub current: Move,
     /// Piece slot of `current` (see [`piece_slot`]).
     pub current_slot: usize,
-    /// Whether `current` is a quiet move (no capture, no promotion).
+    /// Whether `current` is a quiet move (no capture, no promotion; set
+    /// only with [`PRIOR_QUIET_BONUS`]).
     pub current_quiet: bool,
     /// Whether `current` checks without losing material by SEE (set only
     /// with [`SAFE_CHECK_EXTENSION`]).
@@ -747,11 +748,23 @@ impl<'a> Worker<'a> {
     /// The continuation-history keys of the moves [`CONT_PLIES`] plies
     /// before the node at `ply` (none before the root).
     pub(super) fn cont_keys(&self, pos: &Position, ply: usize) -> ContKeys {
-        let us = pos.side_to_move().index();
+        self.cont_keys_of(pos.side_to_move().index(), ply)
+    }
+
+    /// [`cont_keys`](Self::cont_keys) for the moves of side `us` (index)
+    /// at `ply`.
+    fn cont_keys_of(&self, us: usize, ply: usize) -> ContKeys {
         CONT_PLIES.map(|back| {
             let s = self.stack[ply.checked_sub(back)?];
             ContKey::new(us, s.current_slot, s.current)
         })
+    }
+
+    /// Moves quiet move `m` (piece `slot`) of side `us` (index) by `b` in
+    /// the butterfly history and in the continuation history after `cont`.
+    fn update_quiet_history(&mut self, us: usize, cont: &ContKeys, slot: usize, m: Move, b: i32) {
+        self.history.update_quiet(us, slot, m, b);
+        self.history.update_continuation(cont, slot, m, b);
     }
 
     /// A TT cutoff at or above beta at `ply` by TT move `m`: rewards `m`'s
@@ -762,9 +775,7 @@ impl<'a> Worker<'a> {
         }
         let us = pos.side_to_move().index();
         let cont = self.cont_keys(pos, ply);
-        let (slot, b) = (piece_slot(pos, m), bonus(depth));
-        self.history.update_quiet(us, slot, m, b);
-        self.history.update_continuation(&cont, slot, m, b);
+        self.update_quiet_history(us, &cont, piece_slot(pos, m), m, bonus(depth));
     }
 
     /// The node at `ply` failed low: the parent's move refuted everything,
@@ -776,15 +787,8 @@ impl<'a> Worker<'a> {
             return;
         }
         let them = pos.side_to_move().flip().index();
-        let cont: ContKeys = CONT_PLIES.map(|back| {
-            let s = self.stack[(ply - 1).checked_sub(back)?];
-            ContKey::new(them, s.current_slot, s.current)
-        });
-        let b = bonus(depth);
-        self.history
-            .update_quiet(them, prev.current_slot, prev.current, b);
-        self.history
-            .update_continuation(&cont, prev.current_slot, prev.current, b);
+        let cont = self.cont_keys_of(them, ply - 1);
+        self.update_quiet_history(them, &cont, prev.current_slot, prev.current, bonus(depth));
     }
 
     /// A cutoff by quiet move `m` at `ply`: killers, countermove, and
@@ -810,14 +814,10 @@ impl<'a> Worker<'a> {
         let us = pos.side_to_move().index();
         let cont = self.cont_keys(pos, ply);
         let b = bonus(depth);
-        let slot = piece_slot(pos, m);
-        self.history.update_quiet(us, slot, m, b);
-        self.history.update_continuation(&cont, slot, m, b);
+        self.update_quiet_history(us, &cont, piece_slot(pos, m), m, b);
         for &q in tried {
             if q != m {
-                let slot = piece_slot(pos, q);
-                self.history.update_quiet(us, slot, q, -b);
-                self.history.update_continuation(&cont, slot, q, -b);
+                self.update_quiet_history(us, &cont, piece_slot(pos, q), q, -b);
             }
         }
     }
