@@ -51,6 +51,19 @@ const ASPIRATION_MIN_DEPTH: u32 = 5;
 const MATE_PROBE_DEPTH: u32 = 2;
 /// Most of the move's optimum time (percent) the root mate probe may take.
 const PROBE_TIME_PERCENT: u64 = 30;
+/// Whether the main thread, after each iteration from
+/// [`DEFENCE_MIN_DEPTH`], looks for the opponent's mate after the best root
+/// move with the mate probe: a move proven to lose that way is set aside
+/// with its proven score and the next best takes its place.
+const DEFENCE_PROBE: bool = false;
+/// First iteration after which the defence probe runs.
+const DEFENCE_MIN_DEPTH: u32 = 3;
+/// The defence probe's nodes: the root mate probe's divided by this.
+const DEFENCE_NODES_DIV: u64 = 3;
+/// Most of the move's optimum time (percent) one defence probe may take.
+const DEFENCE_TIME_PERCENT: u64 = 10;
+/// Most defence probes after one iteration.
+const DEFENCE_PROBES_PER_ITERATION: usize = 3;
 /// Razoring: at depth <= this, a static eval this much per ply below
 /// alpha drops into quiescence.
 const RAZOR_DEPTH: i32 = 3;
@@ -529,6 +542,11 @@ pub struct Worker<'a> {
     kind: BoardKind,
     /// How steady the best move has been (main thread, time management).
     stability: Stability,
+    /// Root moves proven to lose to the opponent's mate (the defence
+    /// probe), kept at the end of `root_moves` and no longer searched.
+    refuted: usize,
+    /// Root moves the defence probe has looked at in this search.
+    defended: Vec<Move>,
 }
 
 impl<'a> Worker<'a> {
@@ -569,6 +587,8 @@ impl<'a> Worker<'a> {
             completed_depth: 0,
             kind: BoardKind::Standard,
             stability: Stability::default(),
+            refuted: 0,
+            defended: Vec::new(),
         }
     }
 
@@ -1549,12 +1569,13 @@ impl<'a> Worker<'a> {
         mut alpha: i32,
         beta: i32,
     ) -> Option<i32> {
-        for rm in &mut self.root_moves[pv_idx..] {
+        let live = self.root_moves.len() - self.refuted;
+        for rm in &mut self.root_moves[pv_idx..live] {
             rm.score = -INFINITE;
         }
         self.clear_pv(0);
         let mut best = -INFINITE;
-        for i in pv_idx..self.root_moves.len() {
+        for i in pv_idx..live {
             let m = self.root_moves[i].mv;
             let check = gives_check(pos, m);
             let child = self.make(pos, m, 0, check);
@@ -1594,7 +1615,7 @@ impl<'a> Worker<'a> {
             alpha = alpha.max(score);
         }
         // Stable: moves that did not beat alpha keep their order.
-        self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+        self.root_moves[pv_idx..live].sort_by_key(|rm| std::cmp::Reverse(rm.score));
         (!self.stopped).then_some(best)
     }
 
@@ -1707,6 +1728,64 @@ impl<'a> Worker<'a> {
         true
     }
 
+    /// The defence probe ([`DEFENCE_PROBE`]): while the best root move is
+    /// new to it, looks for the opponent's mate after that move. A proven
+    /// mate gives the move its exact losing score and line and sets it
+    /// aside (the last live move is never set aside).
+    fn defend(&mut self, pos: &Position) {
+        let Some(probes) = self.sh.mate_probe else {
+            return;
+        };
+        for _ in 0..DEFENCE_PROBES_PER_ITERATION {
+            let live = self.root_moves.len() - self.refuted;
+            let rm = &self.root_moves[0];
+            if live <= 1 || rm.score.abs() >= MATE_BOUND || self.defended.contains(&rm.mv) {
+                return;
+            }
+            let mv = rm.mv;
+            self.defended.push(mv);
+            let Some(line) = self.opponent_mate(pos, mv, probes) else {
+                return;
+            };
+            let rm = &mut self.root_moves[0];
+            rm.score = mated_in(line.len() + 1);
+            rm.prev_score = rm.score;
+            rm.pv = std::iter::once(mv).chain(line).collect();
+            self.root_moves[..live].rotate_left(1);
+            self.refuted += 1;
+        }
+    }
+
+    /// The opponent's mate after root move `mv`, if the mate probe proves
+    /// one within the defence probe's budget.
+    fn opponent_mate(
+        &mut self,
+        pos: &Position,
+        mv: Move,
+        probes: ProbeSettings<'_>,
+    ) -> Option<Vec<Move>> {
+        let mut nodes = probes.nodes / DEFENCE_NODES_DIV;
+        if self.sh.node_limit > 0 {
+            let left = self.sh.node_limit.saturating_sub(self.nodes);
+            nodes = nodes.min(left.saturating_sub(2 * PROBE_POLL_INTERVAL) / 2);
+        }
+        if nodes < PROBE_MIN_NODES / DEFENCE_NODES_DIV {
+            return None;
+        }
+        let keys: Vec<u64> = self.keys[..=self.root_index].iter().map(|k| k.0).collect();
+        let deadline = self.sh.budget.map(|b| {
+            let share = b.optimum * DEFENCE_TIME_PERCENT / 100;
+            let left = b.maximum.saturating_sub(self.sh.clock_ms());
+            Instant::now() + Duration::from_millis(share.min(left))
+        });
+        let child = pos.play(mv);
+        let found = probes
+            .probe
+            .probe(&child, &keys, nodes, deadline, self.sh.control);
+        self.nodes += found.nodes;
+        found.mate
+    }
+
     /// Iterative deepening up to `max_depth`. The main thread (`report` is
     /// `Some`) prints info lines and decides when to stop; helpers search
     /// until the abort flag is set.
@@ -1741,6 +1820,13 @@ impl<'a> Worker<'a> {
             self.completed_depth = search_depth.min(max_depth);
             if report.is_some() && search_depth == MATE_PROBE_DEPTH && self.prove_mate(pos) {
                 break;
+            }
+            if DEFENCE_PROBE
+                && report.is_some()
+                && multi_pv == 1
+                && search_depth >= DEFENCE_MIN_DEPTH
+            {
+                self.defend(pos);
             }
             self.sh.thread_nodes[self.id].store(self.nodes, Ordering::Relaxed);
             let Some(rep) = report else {
@@ -1777,7 +1863,7 @@ impl<'a> Worker<'a> {
             return false;
         }
         let best = &self.root_moves[0];
-        if best.score.abs() >= MATE_BOUND {
+        if best.score != -INFINITE && best.score.abs() >= MATE_BOUND {
             let plies = (super::VALUE_MATE - best.score.abs()) as u32;
             if depth >= plies + 2 {
                 return true;
