@@ -12,8 +12,12 @@ whether a move that holds was there to be found.
     target/venv/bin/python tools/mate_blunders.py LOG --solver target/release/fukayomi \
         [--ms 300] [--judge target/sparring/yo-material --nodes 2000000] [--games 0:40]
 
-The summary counts the lost games, those with such a move, and the mates'
-lengths. A mate the solver does not prove within MS is not counted.
+`--loser 2` looks at engine 2's lost games instead. `--escapes` also
+plays every legal move of the position before the fatal move and counts
+those after which the solver proves no mate within MS (a move that may
+hold, not one proven to). The summary counts the lost games, those with
+such a move, and the mates' lengths. A mate the solver does not prove
+within MS is not counted.
 """
 import argparse
 import os

@@ -51,19 +51,17 @@ const ASPIRATION_MIN_DEPTH: u32 = 5;
 const MATE_PROBE_DEPTH: u32 = 2;
 /// Most of the move's optimum time (percent) the root mate probe may take.
 const PROBE_TIME_PERCENT: u64 = 30;
-/// Whether the main thread, after each iteration from
-/// [`DEFENCE_MIN_DEPTH`], looks for the opponent's mate after the best root
-/// move with the mate probe: a move proven to lose that way is set aside
-/// with its proven score and the next best takes its place.
+/// Whether the main thread, from iteration [`DEFENCE_MIN_DEPTH`] on, looks
+/// for the opponent's mate with the mate probe after each root move about
+/// to become the best (once a search): a move proven to lose that way is
+/// set aside with its proven score and the search goes on without it.
 const DEFENCE_PROBE: bool = false;
-/// First iteration after which the defence probe runs.
-const DEFENCE_MIN_DEPTH: u32 = 3;
+/// First iteration whose new best moves the defence probe looks at.
+const DEFENCE_MIN_DEPTH: i32 = 3;
 /// The defence probe's nodes: the root mate probe's divided by this.
 const DEFENCE_NODES_DIV: u64 = 3;
 /// Most of the move's optimum time (percent) one defence probe may take.
 const DEFENCE_TIME_PERCENT: u64 = 10;
-/// Most defence probes after one iteration.
-const DEFENCE_PROBES_PER_ITERATION: usize = 3;
 /// Razoring: at depth <= this, a static eval this much per ply below
 /// alpha drops into quiescence.
 const RAZOR_DEPTH: i32 = 3;
@@ -333,6 +331,9 @@ pub struct RootMove {
     pub pv: Vec<Move>,
     /// Selective depth reached when this move got its score.
     pub seldepth: usize,
+    /// Proven to lose to the opponent's mate (the defence probe): its score
+    /// and line are that proof's, and it is no longer searched.
+    pub refuted: bool,
 }
 
 impl RootMove {
@@ -344,6 +345,7 @@ impl RootMove {
             prev_score: -INFINITE,
             pv: vec![mv],
             seldepth: 0,
+            refuted: false,
         }
     }
 }
@@ -542,9 +544,6 @@ pub struct Worker<'a> {
     kind: BoardKind,
     /// How steady the best move has been (main thread, time management).
     stability: Stability,
-    /// Root moves proven to lose to the opponent's mate (the defence
-    /// probe), kept at the end of `root_moves` and no longer searched.
-    refuted: usize,
     /// Root moves the defence probe has looked at in this search.
     defended: Vec<Move>,
 }
@@ -587,7 +586,6 @@ impl<'a> Worker<'a> {
             completed_depth: 0,
             kind: BoardKind::Standard,
             stability: Stability::default(),
-            refuted: 0,
             defended: Vec::new(),
         }
     }
@@ -1569,18 +1567,25 @@ impl<'a> Worker<'a> {
         mut alpha: i32,
         beta: i32,
     ) -> Option<i32> {
-        let live = self.root_moves.len() - self.refuted;
-        for rm in &mut self.root_moves[pv_idx..live] {
-            rm.score = -INFINITE;
+        for rm in &mut self.root_moves[pv_idx..] {
+            if !rm.refuted {
+                rm.score = -INFINITE;
+            }
         }
         self.clear_pv(0);
         let mut best = -INFINITE;
-        for i in pv_idx..live {
+        // The first move searched gets the full window (a refuted move is
+        // skipped, and one refuted now hands the role to the next).
+        let mut first = true;
+        for i in pv_idx..self.root_moves.len() {
+            if self.root_moves[i].refuted {
+                continue;
+            }
             let m = self.root_moves[i].mv;
             let check = gives_check(pos, m);
             let child = self.make(pos, m, 0, check);
             let mut score;
-            if i == pv_idx {
+            if first {
                 score = -self.search(&child, -beta, -alpha, depth - 1, 1, NodeKind::Pv);
             } else {
                 score = -self.search(&child, -alpha - 1, -alpha, depth - 1, 1, NodeKind::Cut);
@@ -1591,31 +1596,24 @@ impl<'a> Worker<'a> {
             if self.stopped {
                 break;
             }
-            if i == pv_idx || score > alpha {
-                let len = self.pv_len[1].max(1);
-                let mut pv = vec![m];
-                pv.extend_from_slice(&self.pv[1][1..len]);
-                let exact = score > alpha && score < beta;
-                let rm = &mut self.root_moves[i];
-                rm.score = score;
-                rm.seldepth = self.seldepth;
-                // A bound's line may stop where the child failed: a line
-                // of one move is read on from the table (Stockfish's rule).
-                rm.pv = if exact || pv.len() >= 2 { pv } else { vec![m] };
-                if !exact {
-                    extend_pv_from_tt(self.sh.tt, pos, &mut rm.pv, TT_PV_MAX);
+            if first || score > alpha {
+                self.record_root_move(pos, i, score, (alpha, beta));
+                if DEFENCE_PROBE && depth >= DEFENCE_MIN_DEPTH && self.refute(pos, i) {
+                    continue;
                 }
             }
             best = best.max(score);
-            if score >= beta || (i == pv_idx && score <= alpha && alpha > -INFINITE) {
+            if score >= beta || (first && score <= alpha && alpha > -INFINITE) {
                 // Fail high, or the first move fails low: the caller widens
                 // the window and searches again.
                 break;
             }
+            first = false;
             alpha = alpha.max(score);
         }
-        // Stable: moves that did not beat alpha keep their order.
-        self.root_moves[pv_idx..live].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+        // Stable: moves that did not beat alpha keep their order; refuted
+        // moves go last.
+        self.root_moves[pv_idx..].sort_by_key(|rm| (rm.refuted, std::cmp::Reverse(rm.score)));
         (!self.stopped).then_some(best)
     }
 
@@ -1728,32 +1726,58 @@ impl<'a> Worker<'a> {
         true
     }
 
-    /// The defence probe ([`DEFENCE_PROBE`]): while the best root move is
-    /// new to it, looks for the opponent's mate after that move. A proven
-    /// mate gives the move its exact losing score and line and sets it
-    /// aside (the last live move is never set aside).
-    fn defend(&mut self, pos: &Position) {
-        let Some(probes) = self.sh.mate_probe else {
-            return;
-        };
-        for _ in 0..DEFENCE_PROBES_PER_ITERATION {
-            let live = self.root_moves.len() - self.refuted;
-            let rm = &self.root_moves[0];
-            if live <= 1 || rm.score.abs() >= MATE_BOUND || self.defended.contains(&rm.mv) {
-                return;
-            }
-            let mv = rm.mv;
-            self.defended.push(mv);
-            let Some(line) = self.opponent_mate(pos, mv, probes) else {
-                return;
-            };
-            let rm = &mut self.root_moves[0];
-            rm.score = mated_in(line.len() + 1);
-            rm.prev_score = rm.score;
-            rm.pv = std::iter::once(mv).chain(line).collect();
-            self.root_moves[..live].rotate_left(1);
-            self.refuted += 1;
+    /// Root move `i` got `score` from a search with the window (`alpha`,
+    /// `beta`): keeps it with its line.
+    fn record_root_move(
+        &mut self,
+        pos: &Position,
+        i: usize,
+        score: i32,
+        (alpha, beta): (i32, i32),
+    ) {
+        let m = self.root_moves[i].mv;
+        let len = self.pv_len[1].max(1);
+        let mut pv = vec![m];
+        pv.extend_from_slice(&self.pv[1][1..len]);
+        let exact = score > alpha && score < beta;
+        let rm = &mut self.root_moves[i];
+        rm.score = score;
+        rm.seldepth = self.seldepth;
+        // A bound's line may stop where the child failed: a line of one
+        // move is read on from the table (Stockfish's rule).
+        rm.pv = if exact || pv.len() >= 2 { pv } else { vec![m] };
+        if !exact {
+            extend_pv_from_tt(self.sh.tt, pos, &mut rm.pv, TT_PV_MAX);
         }
+    }
+
+    /// The defence probe ([`DEFENCE_PROBE`]) of root move `i`, about to
+    /// become the best: once a search, in the main thread of a single-line
+    /// search, looks for the opponent's mate after it. A proven mate gives
+    /// the move its exact losing score and line and sets it aside (never
+    /// the last move not set aside, nor when the search sees a mate either
+    /// way). Returns whether the move was set aside.
+    fn refute(&mut self, pos: &Position, i: usize) -> bool {
+        let Some(probes) = self.sh.mate_probe else {
+            return false;
+        };
+        let rm = &self.root_moves[i];
+        let single = self.report.is_some_and(|r| r.multi_pv == 1);
+        let live = self.root_moves.iter().filter(|r| !r.refuted).count();
+        if !single || live <= 1 || rm.score.abs() >= MATE_BOUND || self.defended.contains(&rm.mv) {
+            return false;
+        }
+        let mv = rm.mv;
+        self.defended.push(mv);
+        let Some(line) = self.opponent_mate(pos, mv, probes) else {
+            return false;
+        };
+        let rm = &mut self.root_moves[i];
+        rm.score = mated_in(line.len() + 1);
+        rm.prev_score = rm.score;
+        rm.pv = std::iter::once(mv).chain(line).collect();
+        rm.refuted = true;
+        true
     }
 
     /// The opponent's mate after root move `mv`, if the mate probe proves
@@ -1820,13 +1844,6 @@ impl<'a> Worker<'a> {
             self.completed_depth = search_depth.min(max_depth);
             if report.is_some() && search_depth == MATE_PROBE_DEPTH && self.prove_mate(pos) {
                 break;
-            }
-            if DEFENCE_PROBE
-                && report.is_some()
-                && multi_pv == 1
-                && search_depth >= DEFENCE_MIN_DEPTH
-            {
-                self.defend(pos);
             }
             self.sh.thread_nodes[self.id].store(self.nodes, Ordering::Relaxed);
             let Some(rep) = report else {
