@@ -62,6 +62,9 @@ const DEFENCE_MIN_DEPTH: i32 = 3;
 const DEFENCE_NODES_DIV: u64 = 3;
 /// Most of the move's optimum time (percent) one defence probe may take.
 const DEFENCE_TIME_PERCENT: u64 = 10;
+/// Longest opponent's mate (plies) for which the defence probe sets a move
+/// aside (`None`: any length).
+const DEFENCE_MAX_MATE: Option<usize> = None;
 /// Razoring: at depth <= this, a static eval this much per ply below
 /// alpha drops into quiescence.
 const RAZOR_DEPTH: i32 = 3;
@@ -117,7 +120,7 @@ const MATE_THREAT_EXTENSION: bool = true;
 /// Whether a non-PV node that was on a principal variation when its TT
 /// entry was stored (the entry's PV flag) is reduced as a PV node (without
 /// the non-PV extra ply; Stockfish's ttPv).
-const TT_PV_LMR: bool = false;
+const TT_PV_LMR: bool = true;
 /// Whether captures that do not check are futility-pruned at shallow
 /// reduced depth (below [`CAPTURE_FUTILITY_DEPTH`]) when the static
 /// evaluation plus the capture's gain and the quiet futility margin cannot
@@ -134,7 +137,7 @@ const ALPHA_RAISE_MAX_DEPTH: i32 = 11;
 /// Whether a late move's re-search after its reduced search failed high
 /// goes a ply deeper when it beat the best score by far, a ply shallower
 /// when barely (Stockfish's doDeeperSearch / doShallowerSearch).
-const LMR_DEPTH_ADJUST: bool = false;
+const LMR_DEPTH_ADJUST: bool = true;
 /// The margin over the best score (plus [`DEEPER_PER_DEPTH`] a ply) for
 /// the deeper re-search.
 const DEEPER_MARGIN: i32 = 20;
@@ -233,14 +236,14 @@ const CORRECTION_HISTORY: bool = true;
 /// Whether a non-PV node's fail-high score is pulled toward `beta` by
 /// `depth / (depth + 1)` before it is stored and returned (Stockfish's
 /// fail-high blending; in the quiescence search, halfway).
-pub(super) const FAIL_HIGH_BLEND: bool = false;
+pub(super) const FAIL_HIGH_BLEND: bool = true;
 /// Whether a node that fails low rewards the parent's quiet move in the
 /// parent side's butterfly and continuation history (Stockfish's prior
 /// countermove bonus).
-const PRIOR_QUIET_BONUS: bool = false;
+const PRIOR_QUIET_BONUS: bool = true;
 /// Whether a TT cutoff at or above `beta` by a quiet TT move rewards that
 /// move's butterfly and continuation history.
-const TT_CUT_HISTORY: bool = false;
+const TT_CUT_HISTORY: bool = true;
 
 /// The kind of a node, as the parent's window and move order expect it
 /// (Stockfish's PV / cut / all nodes).
@@ -1772,6 +1775,9 @@ impl<'a> Worker<'a> {
         let Some(line) = self.opponent_mate(pos, mv, probes) else {
             return false;
         };
+        if DEFENCE_MAX_MATE.is_some_and(|most| line.len() > most) {
+            return false;
+        }
         let rm = &mut self.root_moves[i];
         rm.score = mated_in(line.len() + 1);
         rm.prev_score = rm.score;
