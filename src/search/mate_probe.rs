@@ -7,8 +7,10 @@
 //! 2 unless the search already sees a mate; a proven mate ends the search
 //! (`score mate N` with the checked line: a proof, never a guess).
 //! Otherwise the search goes on as if the probe had not run, its nodes
-//! counted. (Probing the opponent's mate after the best root move as well
-//! was tried and not kept: docs/search-results.md, Session 7.)
+//! counted. (Probing the opponent's mate after the root moves that become
+//! the best, to set aside a move proven to lose, is the search's
+//! `DEFENCE_PROBE` switch, off: it did not win games in sessions 7 and 32,
+//! docs/search-results.md.)
 //!
 //! The game's earlier positions are on the probe's path from the start, so
 //! the proof search keeps off them (a repetition there could make the
