@@ -1695,27 +1695,8 @@ impl<'a> Worker<'a> {
         if self.root_moves[0].score >= MATE_BOUND {
             return false;
         }
-        let mut nodes = probes.nodes;
-        if self.sh.node_limit > 0 {
-            // The proof and the reading of its line may each take the
-            // budget and overrun it by up to one poll interval.
-            let left = self.sh.node_limit.saturating_sub(self.nodes);
-            nodes = nodes.min(left.saturating_sub(2 * PROBE_POLL_INTERVAL) / 2);
-        }
-        if nodes < PROBE_MIN_NODES {
-            return false;
-        }
-        let keys: Vec<u64> = self.keys[..self.root_index].iter().map(|k| k.0).collect();
-        let deadline = self.sh.budget.map(|b| {
-            let share = b.optimum * PROBE_TIME_PERCENT / 100;
-            let left = b.maximum.saturating_sub(self.sh.clock_ms());
-            Instant::now() + Duration::from_millis(share.min(left))
-        });
-        let found = probes
-            .probe
-            .probe(pos, &keys, nodes, deadline, self.sh.control);
-        self.nodes += found.nodes;
-        let Some(line) = found.mate else {
+        let limits = (probes.nodes, PROBE_MIN_NODES, PROBE_TIME_PERCENT);
+        let Some(line) = self.run_probe(probes.probe, pos, self.root_index, limits) else {
             return false;
         };
         let Some(i) = self.root_moves.iter().position(|rm| rm.mv == line[0]) else {
@@ -1794,24 +1775,42 @@ impl<'a> Worker<'a> {
         mv: Move,
         probes: ProbeSettings<'_>,
     ) -> Option<Vec<Move>> {
-        let mut nodes = probes.nodes / DEFENCE_NODES_DIV;
+        let limits = (
+            probes.nodes / DEFENCE_NODES_DIV,
+            PROBE_MIN_NODES / DEFENCE_NODES_DIV,
+            DEFENCE_TIME_PERCENT,
+        );
+        self.run_probe(probes.probe, &pos.play(mv), self.root_index + 1, limits)
+    }
+
+    /// Runs the mate probe on `pos` for its side to move, keeping off the
+    /// first `history_len` keys of the game: `limits` are its nodes, the
+    /// fewest worth a probe (else none runs) and its share of the optimum
+    /// time in percent. Counts its nodes; returns the proven mate's line.
+    fn run_probe(
+        &mut self,
+        probe: &MateProbe,
+        pos: &Position,
+        history_len: usize,
+        (nodes, min_nodes, time_percent): (u64, u64, u64),
+    ) -> Option<Vec<Move>> {
+        let mut nodes = nodes;
         if self.sh.node_limit > 0 {
+            // The proof and the reading of its line may each take the
+            // budget and overrun it by up to one poll interval.
             let left = self.sh.node_limit.saturating_sub(self.nodes);
             nodes = nodes.min(left.saturating_sub(2 * PROBE_POLL_INTERVAL) / 2);
         }
-        if nodes < PROBE_MIN_NODES / DEFENCE_NODES_DIV {
+        if nodes < min_nodes {
             return None;
         }
-        let keys: Vec<u64> = self.keys[..=self.root_index].iter().map(|k| k.0).collect();
+        let keys: Vec<u64> = self.keys[..history_len].iter().map(|k| k.0).collect();
         let deadline = self.sh.budget.map(|b| {
-            let share = b.optimum * DEFENCE_TIME_PERCENT / 100;
+            let share = b.optimum * time_percent / 100;
             let left = b.maximum.saturating_sub(self.sh.clock_ms());
             Instant::now() + Duration::from_millis(share.min(left))
         });
-        let child = pos.play(mv);
-        let found = probes
-            .probe
-            .probe(&child, &keys, nodes, deadline, self.sh.control);
+        let found = probe.probe(pos, &keys, nodes, deadline, self.sh.control);
         self.nodes += found.nodes;
         found.mate
     }
