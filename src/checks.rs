@@ -6,7 +6,7 @@
 use crate::bitboard::{self, Bitboard};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::types::{PieceType, Square};
+use crate::types::{Color, PieceType, Square};
 
 /// The piece type standing on the destination after `m`.
 #[inline]
@@ -43,8 +43,31 @@ impl CheckInfo {
             return info;
         };
         let occupied = pos.occupied();
-        for pt in PieceType::ALL {
-            info.squares[pt.index()] = bitboard::attacks(them, pt, k, occupied);
+        // Each slider's rays are traced once; the gold's squares serve the
+        // promoted minor pieces, the king's the horse and dragon.
+        let step = |pt| bitboard::step_attacks(them, pt, k);
+        let gold = bitboard::gold_attacks(them, k);
+        let king = bitboard::king_attacks(k);
+        let diagonal = bitboard::bishop_attacks(k, occupied);
+        let orthogonal = bitboard::rook_attacks(k, occupied);
+        let sq = &mut info.squares;
+        sq[PieceType::PAWN.index()] = step(PieceType::PAWN);
+        sq[PieceType::LANCE.index()] = bitboard::lance_attacks(them, k, occupied);
+        sq[PieceType::KNIGHT.index()] = step(PieceType::KNIGHT);
+        sq[PieceType::SILVER.index()] = step(PieceType::SILVER);
+        sq[PieceType::BISHOP.index()] = diagonal;
+        sq[PieceType::ROOK.index()] = orthogonal;
+        sq[PieceType::KING.index()] = king;
+        sq[PieceType::HORSE.index()] = diagonal | king;
+        sq[PieceType::DRAGON.index()] = orthogonal | king;
+        for pt in [
+            PieceType::GOLD,
+            PieceType::PRO_PAWN,
+            PieceType::PRO_LANCE,
+            PieceType::PRO_KNIGHT,
+            PieceType::PRO_SILVER,
+        ] {
+            sq[pt.index()] = gold;
         }
         let ours = |pt: PieceType| pos.pieces_of(us, pt);
         let snipers = (bitboard::rook_pseudo_attacks(k)
@@ -95,9 +118,56 @@ impl CheckInfo {
         }
     }
 
+    /// Of the pawn steps onto each square of `to` (each pawn one square
+    /// forward for `us`, standing there as `pt`), the squares of those
+    /// that check.
+    #[inline]
+    pub fn checking_pawn_steps(&self, us: Color, pt: PieceType, to: Bitboard) -> Bitboard {
+        let Some(k) = self.king else {
+            return Bitboard::EMPTY;
+        };
+        let mut checking = to & self.squares[pt.index()];
+        for from in self.discoverers {
+            let arrival = match us {
+                Color::Sente => from.index().checked_sub(1),
+                Color::Gote => Some(from.index() + 1),
+            };
+            if let Some(sq) = arrival.and_then(Square::from_index)
+                && to.has(sq)
+                && !bitboard::line(k, from).has(sq)
+            {
+                checking = checking.with(sq);
+            }
+        }
+        checking
+    }
+
     /// Of the drops of `pt` onto each square of `to`, those that check.
     #[inline]
     pub fn checking_drops(&self, pt: PieceType, to: Bitboard) -> Bitboard {
         to & self.squares[pt.index()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sfen::parse_sfen;
+
+    #[test]
+    fn check_squares_are_the_attacks_from_the_king() {
+        for sfen in crate::search::BENCH_POSITIONS.iter().chain(&[
+            "4k4/9/4P4/9/4L4/9/9/9/4K4 b GN 1",
+            "l4S2l/4g1gs1/5p1p1/pr2N1pkp/4Gn3/PP3PPPP/2GPP4/1K7/L3r+s2L w BS2N5Pb 1",
+        ]) {
+            let pos = parse_sfen(sfen).unwrap();
+            let info = CheckInfo::new(&pos);
+            let Some(k) = info.king else { continue };
+            let them = pos.side_to_move().flip();
+            for pt in PieceType::ALL {
+                let want = bitboard::attacks(them, pt, k, pos.occupied());
+                assert_eq!(info.squares[pt.index()], want, "{sfen} {pt:?}");
+            }
+        }
     }
 }

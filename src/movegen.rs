@@ -79,16 +79,8 @@ impl Sink for WithChecks<'_> {
         } else {
             PieceType::PAWN
         };
-        for sq in to {
-            let from = pawn_origin(us, sq);
-            if self
-                .info
-                .checking(pt, from, Bitboard::from_square(sq))
-                .any()
-            {
-                self.checks.push(Move::normal(from, sq, promote));
-            }
-        }
+        self.checks
+            .pawns(us, self.info.checking_pawn_steps(us, pt, to), promote);
     }
 
     #[inline]
@@ -564,6 +556,11 @@ mod tests {
             "4k4/9/4P4/4L4/9/9/9/9/4K4 b GN 1",
             "4k4/9/2N1P4/9/B8/9/9/9/4K4 b - 1",
             "3k5/1S7/P1P6/9/9/9/9/9/4K4 b RBGSNLP 1",
+            // Pawn steps that uncover a bishop: sente, gote, and into the
+            // promotion zone.
+            "8k/9/9/9/4P4/9/9/9/B3K4 b - 1",
+            "k7b/9/9/9/4p4/9/9/9/K8 w - 1",
+            "7k1/9/9/4P4/9/9/9/B8/4K4 b - 1",
         ]) {
             let root = sfen::parse_sfen(sfen).unwrap();
             let mut first = MoveList::new();

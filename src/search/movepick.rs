@@ -12,10 +12,11 @@
 use super::history::{ContKeys, History, piece_slot};
 use super::tactics::see_ge;
 use crate::bitboard;
+use crate::bitboard::Bitboard;
 use crate::eval::{capture_gain, piece_value};
 use crate::moves::{MAX_MOVES, Move, MoveList};
 use crate::position::Position;
-use crate::types::PieceType;
+use crate::types::{Color, GRID, PieceType, Square};
 
 /// The TT move's score (above every other).
 pub const TT_MOVE_SCORE: i32 = 100_000_000;
@@ -453,20 +454,67 @@ fn history_score(pos: &Position, m: Move, hints: &OrderHints, history: &History,
 /// move's pawns (not in check).
 pub fn generate_pawn_promotions(pos: &Position, list: &mut MoveList) {
     let us = pos.side_to_move();
-    let zone = pos.kind().zone(us);
-    let empty = pos.kind().mask().and_not(pos.occupied());
+    let targets = pos.kind().mask().and_not(pos.occupied()) & pos.kind().zone(us);
+    let pawns = PawnSteps::new(pos);
+    for to in pawns.arrivals & targets {
+        list.push(Move::normal(pawns.from(to), to, true));
+    }
     let king = pos.king_square(us);
-    let pinned = pos.pinned(us);
-    for from in pos.pieces_of(us, PieceType::PAWN) {
-        let mut to_bb = bitboard::step_attacks(us, PieceType::PAWN, from) & empty & zone;
+    for from in pawns.rest {
+        let mut to_bb = bitboard::step_attacks(us, PieceType::PAWN, from) & targets;
         if let Some(k) = king
-            && pinned.has(from)
+            && pawns.pinned.has(from)
         {
             to_bb &= bitboard::line(k, from);
         }
         for to in to_bb {
             list.push(Move::normal(from, to, true));
         }
+    }
+}
+
+/// The one-square steps of the side to move's pawns, in bulk: the pawns not
+/// pinned (and off the grid's last rank, so the shift cannot wrap) move as
+/// one bitboard; the others are left to the caller, in `rest`.
+struct PawnSteps {
+    us: Color,
+    /// Where the bulk pawns arrive.
+    arrivals: Bitboard,
+    /// The pawns that must be generated one by one (pinned ones).
+    rest: Bitboard,
+    /// The side to move's pinned pieces.
+    pinned: Bitboard,
+}
+
+impl PawnSteps {
+    fn new(pos: &Position) -> PawnSteps {
+        let us = pos.side_to_move();
+        let pawns = pos.pieces_of(us, PieceType::PAWN);
+        let edge = match us {
+            Color::Sente => Bitboard::rank_mask(0),
+            Color::Gote => Bitboard::rank_mask(GRID - 1),
+        };
+        let pinned = pos.pinned(us);
+        let rest = pawns & (pinned | edge);
+        let bulk = pawns.and_not(rest);
+        PawnSteps {
+            us,
+            arrivals: match us {
+                Color::Sente => bulk.shift_up(),
+                Color::Gote => bulk.shift_down(),
+            },
+            rest,
+            pinned,
+        }
+    }
+
+    /// The square a bulk pawn arriving on `to` came from.
+    fn from(&self, to: Square) -> Square {
+        let index = match self.us {
+            Color::Sente => to.index() + 1,
+            Color::Gote => to.index() - 1,
+        };
+        Square::from_index(index).expect("a pawn's square")
     }
 }
 
@@ -482,8 +530,16 @@ pub fn generate_captures(pos: &Position, list: &mut MoveList) {
     let targets = pos.pieces(them);
     let occupied = pos.occupied();
     let king = pos.king_square(us);
-    let pinned = pos.pinned(us);
-    for from in pos.pieces(us) {
+    let pawns = PawnSteps::new(pos);
+    let pinned = pawns.pinned;
+    for to in pawns.arrivals & targets {
+        // A pawn that may promote always should (the plain step is
+        // dominated); a pawn step outside the zone never lands on a dead
+        // square.
+        list.push(Move::normal(pawns.from(to), to, zone.has(to)));
+    }
+    let others = pos.pieces(us).and_not(pos.pieces_of(us, PieceType::PAWN)) | pawns.rest;
+    for from in others {
         let pt = pos.piece_on(from).piece_type();
         if (bitboard::pseudo_attacks(us, pt, from) & targets).is_empty() {
             continue;
@@ -526,15 +582,11 @@ mod tests {
 
     #[test]
     fn capture_generation_matches_legal_captures() {
-        for sfen in crate::search::BENCH_POSITIONS.iter().chain(&[
-            // A pinned rook and promotions in the zone.
-            "4k4/4r4/9/9/4R4/9/9/4B4/4K4 w - 1",
-            "4k4/1P7/p8/9/9/9/9/9/4K4 b - 1",
-        ]) {
-            let pos = parse_sfen(sfen).unwrap();
+        for pos in generation_positions() {
             if pos.in_check() {
                 continue;
             }
+            let sfen = crate::sfen::to_sfen(&pos);
             let mut all = MoveList::new();
             legal_moves(&pos, &mut all);
             let mut want: Vec<Move> = all
@@ -548,6 +600,56 @@ mod tests {
             want.sort_by_key(|m| m.raw());
             got.sort_by_key(|m| m.raw());
             assert_eq!(got, want, "{sfen}");
+        }
+    }
+
+    /// The bench positions, positions with pinned pawns and promotions on
+    /// both sides, and every position one move after each of them.
+    fn generation_positions() -> Vec<Position> {
+        let mut out = Vec::new();
+        for sfen in crate::search::BENCH_POSITIONS.iter().chain(&[
+            // A pinned rook and promotions in the zone.
+            "4k4/4r4/9/9/4R4/9/9/4B4/4K4 w - 1",
+            "4k4/1P7/p8/9/9/9/9/9/4K4 b - 1",
+            // Pawns pinned on a file and on a diagonal, next to free ones,
+            // for both sides.
+            "4r4/2b6/3P1PP2/4P4/4K4/9/9/9/k8 b - 1",
+            "K8/9/9/9/4k4/4p4/2pp1p3/6B2/4R4 w - 1",
+            "rbsgk/4p/P4/5/KGSBR b - 1",
+        ]) {
+            let pos = parse_sfen(sfen).unwrap();
+            let mut list = MoveList::new();
+            legal_moves(&pos, &mut list);
+            out.extend(list.iter().map(|&m| pos.play(m)));
+            out.push(pos);
+        }
+        out
+    }
+
+    #[test]
+    fn pawn_promotion_generation_matches_legal_promotions() {
+        for pos in generation_positions() {
+            if pos.in_check() {
+                continue;
+            }
+            let mut all = MoveList::new();
+            legal_moves(&pos, &mut all);
+            let mut want: Vec<Move> = all
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    !m.is_drop()
+                        && m.is_promotion()
+                        && captured(&pos, m).is_none()
+                        && pos.piece_on(m.from()).piece_type() == PieceType::PAWN
+                })
+                .collect();
+            let mut got = MoveList::new();
+            generate_pawn_promotions(&pos, &mut got);
+            let mut got: Vec<Move> = got.iter().copied().collect();
+            want.sort_by_key(|m| m.raw());
+            got.sort_by_key(|m| m.raw());
+            assert_eq!(got, want, "{}", crate::sfen::to_sfen(&pos));
         }
     }
 
