@@ -7,7 +7,9 @@
 use crate::types::{Color, GRID, PieceType, SQUARE_COUNT, Square};
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
-/// A set of squares.
+/// A set of squares. Invariant: no bit beyond the grid's 81 is ever set
+/// (every constructor and operation keeps to [`Bitboard::ALL`]), so the
+/// squares it hands out need no range check.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Bitboard(u128);
 
@@ -85,7 +87,7 @@ impl Bitboard {
         if self.0 == 0 {
             None
         } else {
-            Square::from_index(self.0.trailing_zeros() as usize)
+            Some(Square::from_bit(self.0.trailing_zeros()))
         }
     }
 
@@ -124,11 +126,13 @@ impl Bitboard {
     /// Every square of one file.
     #[inline]
     pub const fn file_mask(file: u8) -> Bitboard {
+        debug_assert!(file < GRID);
         Bitboard(((1u128 << GRID) - 1) << (file as u32 * GRID as u32))
     }
 
     /// Every square of one rank.
     pub const fn rank_mask(rank: u8) -> Bitboard {
+        debug_assert!(rank < GRID);
         let mut bits = 0u128;
         let mut file = 0;
         while file < GRID {
@@ -148,9 +152,9 @@ impl Iterator for Bitboard {
         if self.0 == 0 {
             return None;
         }
-        let index = self.0.trailing_zeros() as usize;
+        let index = self.0.trailing_zeros();
         self.0 &= self.0 - 1;
-        Square::from_index(index)
+        Some(Square::from_bit(index))
     }
 }
 

@@ -63,6 +63,14 @@ impl Square {
         }
     }
 
+    /// The square of bit `index` of a [`crate::bitboard::Bitboard`], whose
+    /// bits all lie on the grid (its invariant): no check in release builds.
+    #[inline(always)]
+    pub(crate) const fn from_bit(index: u32) -> Square {
+        debug_assert!((index as usize) < SQUARE_COUNT);
+        Square(index as u8)
+    }
+
     /// Index into per-square arrays.
     #[inline]
     pub const fn index(self) -> usize {

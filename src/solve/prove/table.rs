@@ -387,7 +387,9 @@ mod tests {
     #[test]
     fn many_entries_are_kept_and_never_mixed() {
         let t = BoundTable::new(64 << 20);
-        let keys: Vec<u64> = (1..700_000u64).map(|k| k * 0x2545_f491_4f6c_dd1d).collect();
+        let keys: Vec<u64> = (1..700_000u64)
+            .map(|k| k.wrapping_mul(0x2545_f491_4f6c_dd1d))
+            .collect();
         for &k in &keys {
             t.update(k, |b| b.win = (k % 200) as u8);
         }
