@@ -867,6 +867,23 @@ pub const BENCH_POSITIONS: [&str; 10] = [
     "B1k/P1p/K1b b - 1",
 ];
 
+/// Test positions: each SFEN's position and every position one legal move
+/// after it.
+#[cfg(test)]
+pub(crate) fn positions_and_children<'a>(
+    sfens: impl IntoIterator<Item = &'a str>,
+) -> Vec<Position> {
+    let mut all = Vec::new();
+    for sfen in sfens {
+        let root = crate::sfen::parse_sfen(sfen).unwrap();
+        let mut list = crate::moves::MoveList::new();
+        crate::movegen::legal_moves(&root, &mut list);
+        all.extend(list.iter().map(|&m| root.play(m)));
+        all.push(root);
+    }
+    all
+}
+
 /// Totals of a [`bench()`] run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BenchResult {

@@ -580,76 +580,54 @@ mod tests {
     use crate::search::history::CONT_PLIES;
     use crate::sfen::parse_sfen;
 
-    #[test]
-    fn capture_generation_matches_legal_captures() {
-        for pos in generation_positions() {
-            if pos.in_check() {
-                continue;
-            }
-            let sfen = crate::sfen::to_sfen(&pos);
-            let mut all = MoveList::new();
-            legal_moves(&pos, &mut all);
-            let mut want: Vec<Move> = all
-                .iter()
-                .copied()
-                .filter(|&m| captured(&pos, m).is_some() && !is_dominated(&pos, m))
-                .collect();
-            let mut caps = MoveList::new();
-            generate_captures(&pos, &mut caps);
-            let mut got: Vec<Move> = caps.iter().copied().collect();
-            want.sort_by_key(|m| m.raw());
-            got.sort_by_key(|m| m.raw());
-            assert_eq!(got, want, "{sfen}");
-        }
-    }
-
     /// The bench positions, positions with pinned pawns and promotions on
     /// both sides, and every position one move after each of them.
     fn generation_positions() -> Vec<Position> {
-        let mut out = Vec::new();
-        for sfen in crate::search::BENCH_POSITIONS.iter().chain(&[
-            // A pinned rook and promotions in the zone.
-            "4k4/4r4/9/9/4R4/9/9/4B4/4K4 w - 1",
-            "4k4/1P7/p8/9/9/9/9/9/4K4 b - 1",
-            // Pawns pinned on a file and on a diagonal, next to free ones,
-            // for both sides.
-            "4r4/2b6/3P1PP2/4P4/4K4/9/9/9/k8 b - 1",
-            "K8/9/9/9/4k4/4p4/2pp1p3/6B2/4R4 w - 1",
-            "rbsgk/4p/P4/5/KGSBR b - 1",
-        ]) {
-            let pos = parse_sfen(sfen).unwrap();
-            let mut list = MoveList::new();
-            legal_moves(&pos, &mut list);
-            out.extend(list.iter().map(|&m| pos.play(m)));
-            out.push(pos);
-        }
-        out
+        crate::search::positions_and_children(crate::search::BENCH_POSITIONS.iter().copied().chain(
+            [
+                // A pinned rook and promotions in the zone.
+                "4k4/4r4/9/9/4R4/9/9/4B4/4K4 w - 1",
+                "4k4/1P7/p8/9/9/9/9/9/4K4 b - 1",
+                // Pawns pinned on a file and on a diagonal, next to free
+                // ones, for both sides.
+                "4r4/2b6/3P1PP2/4P4/4K4/9/9/9/k8 b - 1",
+                "K8/9/9/9/4k4/4p4/2pp1p3/6B2/4R4 w - 1",
+                "rbsgk/4p/P4/5/KGSBR b - 1",
+            ],
+        ))
+    }
+
+    /// Asserts that `got` holds the legal moves of `pos` that `keep`
+    /// selects, in any order.
+    fn assert_generates(pos: &Position, got: &MoveList, keep: impl Fn(Move) -> bool) {
+        let mut all = MoveList::new();
+        legal_moves(pos, &mut all);
+        let mut want: Vec<Move> = all.iter().copied().filter(|&m| keep(m)).collect();
+        let mut got: Vec<Move> = got.iter().copied().collect();
+        want.sort_by_key(|m| m.raw());
+        got.sort_by_key(|m| m.raw());
+        assert_eq!(got, want, "{}", crate::sfen::to_sfen(pos));
     }
 
     #[test]
-    fn pawn_promotion_generation_matches_legal_promotions() {
+    fn capture_and_promotion_generation_match_the_legal_moves() {
         for pos in generation_positions() {
             if pos.in_check() {
                 continue;
             }
-            let mut all = MoveList::new();
-            legal_moves(&pos, &mut all);
-            let mut want: Vec<Move> = all
-                .iter()
-                .copied()
-                .filter(|&m| {
-                    !m.is_drop()
-                        && m.is_promotion()
-                        && captured(&pos, m).is_none()
-                        && pos.piece_on(m.from()).piece_type() == PieceType::PAWN
-                })
-                .collect();
             let mut got = MoveList::new();
+            generate_captures(&pos, &mut got);
+            assert_generates(&pos, &got, |m| {
+                captured(&pos, m).is_some() && !is_dominated(&pos, m)
+            });
+            got.clear();
             generate_pawn_promotions(&pos, &mut got);
-            let mut got: Vec<Move> = got.iter().copied().collect();
-            want.sort_by_key(|m| m.raw());
-            got.sort_by_key(|m| m.raw());
-            assert_eq!(got, want, "{}", crate::sfen::to_sfen(&pos));
+            assert_generates(&pos, &got, |m| {
+                !m.is_drop()
+                    && m.is_promotion()
+                    && captured(&pos, m).is_none()
+                    && pos.piece_on(m.from()).piece_type() == PieceType::PAWN
+            });
         }
     }
 

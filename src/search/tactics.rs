@@ -220,18 +220,12 @@ mod tests {
     /// The bench positions, the test positions, and every position one
     /// move after them.
     fn sample_positions() -> Vec<Position> {
-        let mut all = Vec::new();
-        for sfen in POSITIONS
-            .iter()
-            .chain(crate::search::BENCH_POSITIONS.iter())
-        {
-            let root = parse_sfen(sfen).unwrap();
-            let mut list = MoveList::new();
-            legal_moves(&root, &mut list);
-            all.extend(list.iter().map(|&m| root.play(m)));
-            all.push(root);
-        }
-        all
+        crate::search::positions_and_children(
+            POSITIONS
+                .iter()
+                .chain(crate::search::BENCH_POSITIONS.iter())
+                .copied(),
+        )
     }
 
     #[test]
