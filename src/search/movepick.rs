@@ -490,10 +490,9 @@ impl PawnSteps {
     fn new(pos: &Position) -> PawnSteps {
         let us = pos.side_to_move();
         let pawns = pos.pieces_of(us, PieceType::PAWN);
-        let edge = match us {
-            Color::Sente => Bitboard::rank_mask(0),
-            Color::Gote => Bitboard::rank_mask(GRID - 1),
-        };
+        // The grid's last rank for each side (where a shift would wrap).
+        const EDGES: [Bitboard; 2] = [Bitboard::rank_mask(0), Bitboard::rank_mask(GRID - 1)];
+        let edge = EDGES[us.index()];
         let pinned = pos.pinned(us);
         let rest = pawns & (pinned | edge);
         let bulk = pawns.and_not(rest);
