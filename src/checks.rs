@@ -128,16 +128,10 @@ impl CheckInfo {
         };
         let mut checking = to & self.squares[pt.index()];
         for from in self.discoverers {
-            let arrival = match us {
-                Color::Sente => from.index().checked_sub(1),
-                Color::Gote => Some(from.index() + 1),
-            };
-            if let Some(sq) = arrival.and_then(Square::from_index)
-                && to.has(sq)
-                && !bitboard::line(k, from).has(sq)
-            {
-                checking = checking.with(sq);
-            }
+            // A pawn leaving `from` off the line through the king uncovers
+            // the slider behind it.
+            let step = bitboard::step_attacks(us, PieceType::PAWN, from) & to;
+            checking |= step.and_not(bitboard::line(k, from));
         }
         checking
     }

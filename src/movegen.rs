@@ -187,7 +187,7 @@ pub fn legal_checks(pos: &Position, list: &mut MoveList) {
 
 /// The square a pawn of `us` came from to reach `to` (one rank behind).
 #[inline]
-fn pawn_origin(us: Color, to: Square) -> Square {
+pub(crate) fn pawn_origin(us: Color, to: Square) -> Square {
     let index = match us {
         Color::Sente => to.index() + 1,
         Color::Gote => to.index() - 1,

@@ -14,9 +14,10 @@ use super::tactics::see_ge;
 use crate::bitboard;
 use crate::bitboard::Bitboard;
 use crate::eval::{capture_gain, piece_value};
+use crate::movegen::pawn_origin;
 use crate::moves::{MAX_MOVES, Move, MoveList};
 use crate::position::Position;
-use crate::types::{Color, GRID, PieceType, Square};
+use crate::types::{Color, PieceType};
 
 /// The TT move's score (above every other).
 pub const TT_MOVE_SCORE: i32 = 100_000_000;
@@ -457,7 +458,7 @@ pub fn generate_pawn_promotions(pos: &Position, list: &mut MoveList) {
     let targets = pos.kind().mask().and_not(pos.occupied()) & pos.kind().zone(us);
     let pawns = PawnSteps::new(pos);
     for to in pawns.arrivals & targets {
-        list.push(Move::normal(pawns.from(to), to, true));
+        list.push(Move::normal(pawn_origin(us, to), to, true));
     }
     let king = pos.king_square(us);
     for from in pawns.rest {
@@ -474,13 +475,13 @@ pub fn generate_pawn_promotions(pos: &Position, list: &mut MoveList) {
 }
 
 /// The one-square steps of the side to move's pawns, in bulk: the pawns not
-/// pinned (and off the grid's last rank, so the shift cannot wrap) move as
-/// one bitboard; the others are left to the caller, in `rest`.
+/// pinned move as one bitboard (pawns never stand on their last rank, so a
+/// one-rank shift stays in the file, as in the move generator); the pinned
+/// ones are left to the caller, in `rest`.
 struct PawnSteps {
-    us: Color,
     /// Where the bulk pawns arrive.
     arrivals: Bitboard,
-    /// The pawns that must be generated one by one (pinned ones).
+    /// The pinned pawns, to be generated one by one.
     rest: Bitboard,
     /// The side to move's pinned pieces.
     pinned: Bitboard,
@@ -490,30 +491,16 @@ impl PawnSteps {
     fn new(pos: &Position) -> PawnSteps {
         let us = pos.side_to_move();
         let pawns = pos.pieces_of(us, PieceType::PAWN);
-        // The grid's last rank for each side (where a shift would wrap).
-        const EDGES: [Bitboard; 2] = [Bitboard::rank_mask(0), Bitboard::rank_mask(GRID - 1)];
-        let edge = EDGES[us.index()];
         let pinned = pos.pinned(us);
-        let rest = pawns & (pinned | edge);
-        let bulk = pawns.and_not(rest);
+        let bulk = pawns.and_not(pinned);
         PawnSteps {
-            us,
             arrivals: match us {
                 Color::Sente => bulk.shift_up(),
                 Color::Gote => bulk.shift_down(),
             },
-            rest,
+            rest: pawns & pinned,
             pinned,
         }
-    }
-
-    /// The square a bulk pawn arriving on `to` came from.
-    fn from(&self, to: Square) -> Square {
-        let index = match self.us {
-            Color::Sente => to.index() + 1,
-            Color::Gote => to.index() - 1,
-        };
-        Square::from_index(index).expect("a pawn's square")
     }
 }
 
@@ -535,7 +522,7 @@ pub fn generate_captures(pos: &Position, list: &mut MoveList) {
         // A pawn that may promote always should (the plain step is
         // dominated); a pawn step outside the zone never lands on a dead
         // square.
-        list.push(Move::normal(pawns.from(to), to, zone.has(to)));
+        list.push(Move::normal(pawn_origin(us, to), to, zone.has(to)));
     }
     let others = pos.pieces(us).and_not(pos.pieces_of(us, PieceType::PAWN)) | pawns.rest;
     for from in others {
