@@ -501,6 +501,17 @@ struct NodeState {
     improving: bool,
 }
 
+/// Step 5, reverse futility pruning: whether a node with `depth` left and
+/// static evaluation `static_eval` fails high against `beta` without a
+/// search. Never against a mated beta: a static evaluation proves no
+/// escape from a mate (Stockfish's `!is_loss(beta)`).
+fn reverse_futile(depth: i32, static_eval: i32, beta: i32, improving: bool) -> bool {
+    depth <= RFP_DEPTH
+        && static_eval.abs() < MATE_BOUND
+        && beta > -MATE_BOUND
+        && static_eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+}
+
 /// One move of the move loop with what its pruning and reduction use.
 #[derive(Clone, Copy, Debug)]
 struct MoveState {
@@ -948,7 +959,7 @@ impl<'a> Worker<'a> {
             is_legal_fast(pos, node.tt_move),
             !node.tt_move.is_none() && is_legal(pos, node.tt_move)
         );
-        if !tt_first && let Some(v) = self.generate(pos, &node, &check_info) {
+        if !tt_first && let Some((v, _)) = self.generate(pos, &node, &check_info) {
             return v;
         }
 
@@ -1086,10 +1097,7 @@ impl<'a> Worker<'a> {
             }
         }
         // Step 5. Reverse futility pruning.
-        if depth <= RFP_DEPTH
-            && static_eval.abs() < MATE_BOUND
-            && static_eval - RFP_MARGIN * (depth - i32::from(node.improving)) >= beta
-        {
+        if reverse_futile(depth, static_eval, beta, node.improving) {
             return NodePruning::Cut(static_eval);
         }
         // Step 6. Null move.
@@ -1097,14 +1105,15 @@ impl<'a> Worker<'a> {
     }
 
     /// Step 8: generates the legal moves (with the checks when not in
-    /// check) into `moves[ply]`. Returns the score when the node ends here:
-    /// no legal move, or a mate in one (stored, and the PV at a PV node).
+    /// check) into `moves[ply]`. Returns the score and best move when the
+    /// node ends here: no legal move ([`Move::NONE`]), or a mate in one
+    /// (stored, and the PV at a PV node).
     fn generate(
         &mut self,
         pos: &Position,
         node: &NodeState,
         check_info: &CheckInfo,
-    ) -> Option<i32> {
+    ) -> Option<(i32, Move)> {
         let ply = node.ply;
         if node.in_check {
             legal_moves(pos, &mut self.moves[ply].list);
@@ -1112,7 +1121,7 @@ impl<'a> Worker<'a> {
             legal_moves_and_checks(pos, check_info, &mut self.moves[ply].list, &mut self.checks);
         }
         if self.moves[ply].list.is_empty() {
-            return Some(mated_in(ply));
+            return Some((mated_in(ply), Move::NONE));
         }
         if node.in_check {
             return None;
@@ -1131,7 +1140,7 @@ impl<'a> Worker<'a> {
             self.clear_pv(ply + 1);
             self.update_pv(ply, m);
         }
-        Some(v)
+        Some((v, m))
     }
 
     /// The move-ordering hints of the node at `ply`.
@@ -1188,8 +1197,10 @@ impl<'a> Worker<'a> {
             if i == 1 {
                 if tt_first {
                     // The TT move did not cut: the other moves now.
-                    if let Some(v) = self.generate(pos, &node, check_info) {
-                        return Some((v, Move::NONE));
+                    // A mate in one: its move is the node's best (the
+                    // node stores it and rewards no prior quiet move).
+                    if let Some(found) = self.generate(pos, &node, check_info) {
+                        return Some(found);
                     }
                     let found = self.moves[ply].tt_move_first(node.tt_move);
                     debug_assert!(found, "a legal TT move is among the moves");
@@ -2002,6 +2013,20 @@ mod tests {
                 m
             })
             .collect()
+    }
+
+    #[test]
+    fn reverse_futility_never_claims_an_escape_from_a_mate() {
+        // Far above an ordinary beta: cut.
+        assert!(reverse_futile(1, 500, 0, false));
+        // Not at too great a depth, nor with too small a margin.
+        assert!(!reverse_futile(RFP_DEPTH + 1, 5000, 0, false));
+        assert!(!reverse_futile(2, RFP_MARGIN, 0, false));
+        // A mated beta (the search asks whether the side escapes a mate):
+        // never, however high the static evaluation.
+        assert!(!reverse_futile(1, 5000, mated_in(7) + 1, false));
+        assert!(!reverse_futile(1, 5000, -MATE_BOUND, true));
+        assert!(reverse_futile(1, 5000, -MATE_BOUND + 1, true));
     }
 
     #[test]
