@@ -1199,8 +1199,8 @@ impl<'a> Worker<'a> {
                     // The TT move did not cut: the other moves now.
                     // A mate in one: its move is the node's best (the
                     // node stores it and rewards no prior quiet move).
-                    if let Some(found) = self.generate(pos, &node, check_info) {
-                        return Some(found);
+                    if let Some(mate) = self.generate(pos, &node, check_info) {
+                        return Some(mate);
                     }
                     let found = self.moves[ply].tt_move_first(node.tt_move);
                     debug_assert!(found, "a legal TT move is among the moves");
