@@ -23,6 +23,15 @@ def read_openings(path):
         return [line.strip() for line in f if line.strip() and not line.startswith("#")]
 
 
+def game_result(fields):
+    """The game number and engine 1's result (0 win, 1 loss, 2 draw) of a
+    log line split at its tabs."""
+    game, _, side = fields[4].split()
+    if fields[0] not in ("0", "1"):
+        return int(game), 2
+    return int(game), 0 if (fields[0] == "0") == (side == "sente") else 1
+
+
 def results(paths, count):
     """{opening index: [wins, losses, draws]} of engine 1 over all logs."""
     out = collections.defaultdict(lambda: [0, 0, 0])
@@ -33,15 +42,8 @@ def results(paths, count):
         offset = int(m.group(1))
         with open(path) as f:
             for line in f:
-                fields = line.rstrip("\n").split("\t")
-                game, _, side = fields[4].split()
-                opening = (offset + (int(game) - 1) // 2) % count
-                if fields[0] not in ("0", "1"):
-                    out[opening][2] += 1
-                elif (fields[0] == "0") == (side == "sente"):
-                    out[opening][0] += 1
-                else:
-                    out[opening][1] += 1
+                game, result = game_result(line.rstrip("\n").split("\t"))
+                out[(offset + (game - 1) // 2) % count][result] += 1
     return out
 
 

@@ -11,6 +11,10 @@ of them ended the same way for engine 1.
 """
 import sys
 
+from by_opening import game_result
+
+SCORE = (1.0, 0.0, 0.5)  # by game_result's result
+
 
 def load(path):
     scores = {}
@@ -18,9 +22,8 @@ def load(path):
         f = line.rstrip("\n").split("\t")
         if len(f) < 5:
             continue
-        game, _, side = f[4].split()
-        me = 0 if side == "sente" else 1
-        scores[int(game)] = 0.5 if f[0] == "draw" else float(int(f[0]) == me)
+        game, result = game_result(f)
+        scores[game] = SCORE[result]
     return scores
 
 
