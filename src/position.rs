@@ -318,8 +318,15 @@ impl Position {
     /// moving one off the line would expose the king.
     #[inline(always)]
     pub fn pinned(&self, color: Color) -> Bitboard {
+        self.pins(color).0
+    }
+
+    /// The pieces of `color` pinned to `color`'s king ([`pinned`](Self::pinned))
+    /// and the enemy sliders that pin them.
+    #[inline(always)]
+    pub fn pins(&self, color: Color) -> (Bitboard, Bitboard) {
         let Some(k) = self.kings[color.index()] else {
-            return Bitboard::EMPTY;
+            return (Bitboard::EMPTY, Bitboard::EMPTY);
         };
         let them = color.flip();
         let t = &self.by_type;
@@ -330,14 +337,17 @@ impl Position {
             | (bitboard::lance_pseudo_attacks(color, k) & t[PieceType::LANCE.index()]))
             & self.by_color[them.index()];
         let occupied = self.occupied();
+        let ours = self.by_color[color.index()];
         let mut pinned = Bitboard::EMPTY;
+        let mut pinners = Bitboard::EMPTY;
         for s in snipers {
             let blockers = bitboard::between(k, s) & occupied;
-            if blockers.any() && !blockers.more_than_one() {
+            if blockers.any() && !blockers.more_than_one() && (blockers & ours).any() {
                 pinned |= blockers;
+                pinners = pinners.with(s);
             }
         }
-        pinned & self.by_color[color.index()]
+        (pinned, pinners)
     }
 
     // ---- making moves ----------------------------------------------------

@@ -23,6 +23,10 @@ pub const QS_DEPTH: i32 = 0;
 /// capture (as captures of the promotion's gain).
 const QS_PAWN_PROMOTIONS: bool = true;
 
+/// Whether captures that promote are delta- and SEE-pruned like the others
+/// (their promotion's gain counted in both).
+const QS_PROMOTING_CAPTURE_PRUNING: bool = true;
+
 /// Whether evasions after the first one not mated are pruned in the
 /// quiescence search (quiet ones with a negative history, any that lose
 /// more than [`QS_EVASION_SEE_MARGIN`] by SEE), as Stockfish prunes them.
@@ -201,11 +205,24 @@ impl Worker<'_> {
         stand: i32,
         alpha: i32,
     ) -> bool {
-        let gain = match captured(pos, m) {
-            None if m.is_promotion() => promotion_gain(pos, m),
-            Some(victim) if !m.is_promotion() => capture_gain(victim),
-            _ => return false,
-        };
-        stand + gain + DELTA_MARGIN <= alpha || !self.moves[ply].exchange_holds(i, pos, m)
+        match captured(pos, m) {
+            None if m.is_promotion() => {
+                let gain = promotion_gain(pos, m);
+                stand + gain + DELTA_MARGIN <= alpha || !self.moves[ply].exchange_holds(i, pos, m)
+            }
+            Some(victim) if !m.is_promotion() => {
+                let gain = capture_gain(victim);
+                stand + gain + DELTA_MARGIN <= alpha || !self.moves[ply].exchange_holds(i, pos, m)
+            }
+            // A capture that promotes gains the victim and the promotion
+            // when it stands, and what the exchange says when it is taken
+            // back (the exchange counts the capturer unpromoted).
+            Some(victim) if QS_PROMOTING_CAPTURE_PRUNING => {
+                let promotion = promotion_gain(pos, m);
+                stand + capture_gain(victim) + promotion + DELTA_MARGIN <= alpha
+                    || !see_ge(pos, m, -promotion)
+            }
+            _ => false,
+        }
     }
 }

@@ -230,6 +230,14 @@ const TT_MOVE_BEFORE_GENERATION: bool = true;
 /// Whether the move loop reads the history of plain quiet moves only once
 /// the captures, killers and countermove before them are searched.
 const LAZY_QUIET_SCORING: bool = true;
+/// Whether the root's static evaluation is set before the iterations, so
+/// that the "improving" flag of the nodes at ply 2 compares with it (the
+/// root is not searched by [`Worker::search`], whose step 3 sets it
+/// everywhere else). Off, the root's entry keeps 0: at ply 2 "improving"
+/// then means a static evaluation above 0. On in session 36's `s36-ext`
+/// with [`super::tactics`]' `SEE_PINS` and the quiescence search's
+/// `QS_PROMOTING_CAPTURE_PRUNING` (docs/search-results.md).
+const ROOT_STATIC_EVAL: bool = true;
 /// Whether the static evaluation is corrected by the correction history
 /// (`search/correction.rs`).
 const CORRECTION_HISTORY: bool = true;
@@ -1834,6 +1842,13 @@ impl<'a> Worker<'a> {
         self.report = report;
         self.stack[0].eval = self.sh.eval.root(pos, &mut self.accs[0]);
         self.stack[0].partial = PartialKeys::of(pos);
+        if ROOT_STATIC_EVAL {
+            self.stack[0].static_eval = if pos.in_check() {
+                -INFINITE
+            } else {
+                self.corrected_value(pos, 0)
+            };
+        }
         self.order_root(pos);
         let multi_pv = report
             .map_or(1, |r| r.multi_pv)

@@ -56,9 +56,13 @@ fn least_valuable(pos: &Position, attackers: Bitboard) -> (Square, PieceType) {
     (sq, pt)
 }
 
+/// Whether [`see_ge`] leaves out the recaptures by pinned pieces.
+const SEE_PINS: bool = true;
+
 /// Whether the static exchange on the destination of `m` gains at least
 /// `threshold` for the side to move (captures recaptured by the least
-/// valuable attacker in turn, x-rays included; promotions ignored).
+/// valuable attacker in turn, x-rays included, pieces pinned to their king
+/// left out while their pinner stands; promotions ignored).
 pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     let to = m.to();
     let victim = pos.piece_on(to);
@@ -91,11 +95,24 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     // computed once and the sliders traced again after each removal.
     let mut attackers = pos.all_attackers_to(to, occupied);
     let sliders = pos.sliders();
+    // Each side's pinned pieces and their pinners, when first needed.
+    let mut pins: [Option<(Bitboard, Bitboard)>; 2] = [None, None];
     loop {
         stm = stm.flip();
-        let ours = attackers & occupied & pos.pieces(stm);
+        let mut ours = attackers & occupied & pos.pieces(stm);
         if ours.is_empty() {
             break;
+        }
+        if SEE_PINS {
+            // A piece pinned to its king does not recapture while the
+            // slider pinning it stands (Stockfish's rule).
+            let (pinned, pinners) = *pins[stm.index()].get_or_insert_with(|| pos.pins(stm));
+            if (pinners & occupied).any() {
+                ours = ours.and_not(pinned);
+                if ours.is_empty() {
+                    break;
+                }
+            }
         }
         res = !res;
         let (sq, pt) = least_valuable(pos, ours);
@@ -190,7 +207,11 @@ mod tests {
         let mut res = true;
         loop {
             stm = stm.flip();
-            let attackers = pos.attackers_to(to, stm, occupied) & occupied;
+            let mut attackers = pos.attackers_to(to, stm, occupied) & occupied;
+            let (pinned, pinners) = pos.pins(stm);
+            if SEE_PINS && (pinners & occupied).any() {
+                attackers = attackers.and_not(pinned);
+            }
             if attackers.is_empty() {
                 break;
             }
@@ -271,6 +292,19 @@ mod tests {
         // Undefended pawn: wins it.
         let pos = parse_sfen("4k4/9/4p4/9/9/9/9/4R4/4K4 b - 1").unwrap();
         assert!(see_ge(&pos, m, 1));
+    }
+
+    #[test]
+    fn see_leaves_out_a_pinned_recapture() {
+        // Gote's gold takes the silver on 8e; sente's gold on 8f is pinned
+        // to its king on 9g by the bishop on 4b and cannot take back.
+        let pos = parse_sfen("4k4/5b3/9/2g6/1S7/1G7/K8/9/9 w - 1").unwrap();
+        let m = Move::normal(Square::new(6, 3), Square::new(7, 4), false);
+        assert_eq!(pos.piece_on(m.from()).piece_type(), PieceType::GOLD);
+        assert!(see_ge(&pos, m, 1));
+        // Without the bishop the gold recaptures: gold for silver.
+        let pos = parse_sfen("4k4/9/9/2g6/1S7/1G7/K8/9/9 w - 1").unwrap();
+        assert!(!see_ge(&pos, m, 1));
     }
 
     #[test]
