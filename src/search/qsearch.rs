@@ -205,24 +205,24 @@ impl Worker<'_> {
         stand: i32,
         alpha: i32,
     ) -> bool {
-        match captured(pos, m) {
-            None if m.is_promotion() => {
-                let gain = promotion_gain(pos, m);
-                stand + gain + DELTA_MARGIN <= alpha || !self.moves[ply].exchange_holds(i, pos, m)
-            }
-            Some(victim) if !m.is_promotion() => {
-                let gain = capture_gain(victim);
-                stand + gain + DELTA_MARGIN <= alpha || !self.moves[ply].exchange_holds(i, pos, m)
-            }
+        // The gain when the move stands, and the exchange threshold it must
+        // meet (`None`: the list's own exchange test, at 0).
+        let (gain, threshold) = match captured(pos, m) {
+            None if m.is_promotion() => (promotion_gain(pos, m), None),
+            Some(victim) if !m.is_promotion() => (capture_gain(victim), None),
             // A capture that promotes gains the victim and the promotion
             // when it stands, and what the exchange says when it is taken
             // back (the exchange counts the capturer unpromoted).
             Some(victim) if QS_PROMOTING_CAPTURE_PRUNING => {
                 let promotion = promotion_gain(pos, m);
-                stand + capture_gain(victim) + promotion + DELTA_MARGIN <= alpha
-                    || !see_ge(pos, m, -promotion)
+                (capture_gain(victim) + promotion, Some(-promotion))
             }
-            _ => false,
-        }
+            _ => return false,
+        };
+        stand + gain + DELTA_MARGIN <= alpha
+            || !match threshold {
+                None => self.moves[ply].exchange_holds(i, pos, m),
+                Some(t) => see_ge(pos, m, t),
+            }
     }
 }
