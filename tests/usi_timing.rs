@@ -20,6 +20,14 @@ const POSITIONS: &[&str] = &[
     "sfen rbsgk/4p/5/P4/KGSBR b - 1",
 ];
 
+/// How long the project's VM stops every thread of the guest, about once a
+/// second per busy thread, once both of its cores are busy (its host caps
+/// the guest's CPU time per 100 ms period): measured by
+/// `cargo run --release --example host_stalls -- 2 60` (worst gaps 100-103
+/// ms with two busy threads; 0.3 ms with one). A search on both cores can
+/// lose this much to the host, on top of its own time.
+const HOST_STALL: Duration = Duration::from_millis(110);
+
 /// Sends `go <params>` and returns how long the bestmove took.
 fn timed_go(e: &mut Engine, params: &str) -> Duration {
     e.send(&format!("go {params}"));
@@ -173,7 +181,8 @@ fn byoyomi_100ms_with_two_threads() {
     let mut e = ready_engine(&["setoption name Threads value 2"]);
     let worst = worst_byoyomi(&mut e, 100, 5);
     eprintln!("byoyomi 100 ms, 2 threads: worst {worst:?}");
-    assert!(worst < Duration::from_millis(150), "{worst:?}");
+    // Two search threads keep both cores busy: the host may stop them once.
+    assert!(worst < Duration::from_millis(150) + HOST_STALL, "{worst:?}");
 }
 
 #[test]
