@@ -4,7 +4,8 @@
 //!   destination; orders the quiet moves;
 //! - countermove: the quiet move that last refuted a given move (by its
 //!   moved piece and destination), one table for both sides;
-//! - capture history: by moving piece, destination and victim type;
+//! - capture history: by side to move, moving piece, destination and
+//!   victim type;
 //! - continuation history: by side to move, an earlier move of the path
 //!   (its piece and destination, [`CONT_PLIES`] plies back) and this quiet
 //!   move's piece and destination; orders the quiet moves with the
@@ -102,7 +103,7 @@ impl ContKey {
 pub struct History {
     butterfly: Box<[[[i32; SQUARE_COUNT]; PIECE_SLOTS]; 2]>,
     counter: Box<[[Move; SQUARE_COUNT]; PIECE_SLOTS]>,
-    capture: Box<[[[i32; PieceType::COUNT]; SQUARE_COUNT]; PIECE_SLOTS]>,
+    capture: Box<[[[[i32; PieceType::COUNT]; SQUARE_COUNT]; PIECE_SLOTS]; 2]>,
     continuation: Box<[i16]>,
     /// The static evaluation's correction (not a move table, but kept and
     /// cleared with them).
@@ -120,7 +121,7 @@ impl Default for History {
         History {
             butterfly: Box::new([[[0; SQUARE_COUNT]; PIECE_SLOTS]; 2]),
             counter: Box::new([[Move::NONE; SQUARE_COUNT]; PIECE_SLOTS]),
-            capture: Box::new([[[0; PieceType::COUNT]; SQUARE_COUNT]; PIECE_SLOTS]),
+            capture: Box::new([[[[0; PieceType::COUNT]; SQUARE_COUNT]; PIECE_SLOTS]; 2]),
             continuation: vec![0; CONT_SIZE].into_boxed_slice(),
             correction: CorrectionHistory::default(),
         }
@@ -167,17 +168,25 @@ impl History {
         }
     }
 
-    /// The capture history of a capture of `victim` by piece `slot` on `m.to()`.
+    /// The capture history of a capture of `victim` by side `us` (index)
+    /// with piece `slot` on `m.to()`.
     #[inline]
-    pub fn capture(&self, slot: usize, m: Move, victim: PieceType) -> i32 {
-        self.capture[slot][m.to().index()][victim.index()]
+    pub fn capture(&self, us: usize, slot: usize, m: Move, victim: PieceType) -> i32 {
+        self.capture[us][slot][m.to().index()][victim.index()]
     }
 
     /// Rewards or punishes a capture.
     #[inline]
-    pub fn update_capture(&mut self, slot: usize, m: Move, victim: PieceType, bonus: i32) {
+    pub fn update_capture(
+        &mut self,
+        us: usize,
+        slot: usize,
+        m: Move,
+        victim: PieceType,
+        bonus: i32,
+    ) {
         apply(
-            &mut self.capture[slot][m.to().index()][victim.index()],
+            &mut self.capture[us][slot][m.to().index()][victim.index()],
             bonus,
         );
     }

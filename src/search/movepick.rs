@@ -6,8 +6,8 @@
 //! Order (the stages of a staged picker, as scores): the TT move; good
 //! captures (static exchange not losing) by victim value, attacker value and
 //! capture history; promotions; the two killers; the countermove; quiet
-//! moves by butterfly history; bad captures; non-promotions that promoting
-//! dominates.
+//! moves by butterfly history; bad captures (and promotions that lose by
+//! static exchange); non-promotions that promoting dominates.
 
 use super::history::{ContKeys, History, piece_slot};
 use super::tactics::see_ge;
@@ -42,6 +42,10 @@ const GOOD_CAPTURE_THRESHOLD: i32 = (GOOD_CAPTURE_SCORE + BAD_CAPTURE_SCORE) / 2
 const MVV_SCALE: i32 = 64;
 /// Moves picked one by one before the rest of the list is sorted.
 const PICK_FIRST: usize = 6;
+/// Whether a promotion without capture that loses material by static
+/// exchange is ordered with the bad captures (Stockfish's promotions sit
+/// with the captures, good or bad by SEE) instead of above the killers.
+const BAD_PROMOTIONS_LAST: bool = true;
 
 /// The piece a move captures, if any.
 #[inline]
@@ -341,7 +345,7 @@ fn capture_score(pos: &Position, m: Move, victim: PieceType, history: &History) 
     // A victim worth at least the attacker makes the exchange hold (the
     // static exchange stops at once), so `good` is `see_ge(pos, m, 0)`.
     let mvv = capture_gain(victim) * MVV_SCALE - piece_value(attacker) / 16
-        + history.capture(piece_slot(pos, m), m, victim) / 8;
+        + history.capture(pos.side_to_move().index(), piece_slot(pos, m), m, victim) / 8;
     let good = capture_gain(victim) >= capture_gain(attacker) || see_ge(pos, m, 0);
     if good {
         GOOD_CAPTURE_SCORE + mvv
@@ -394,7 +398,11 @@ fn score_move(pos: &Position, m: Move, hints: &OrderHints, history: &History, us
     }
     if m.is_promotion() {
         let pt = pos.piece_on(m.from()).piece_type();
-        return PROMOTION_SCORE + piece_value(pt.promoted()) - piece_value(pt);
+        let gain = piece_value(pt.promoted()) - piece_value(pt);
+        if BAD_PROMOTIONS_LAST && !see_ge(pos, m, 0) {
+            return BAD_CAPTURE_SCORE + gain;
+        }
+        return PROMOTION_SCORE + gain;
     }
     quiet_score(pos, m, hints, history, us)
 }

@@ -252,6 +252,12 @@ const PRIOR_QUIET_BONUS: bool = true;
 /// Whether a TT cutoff at or above `beta` by a quiet TT move rewards that
 /// move's butterfly and continuation history.
 const TT_CUT_HISTORY: bool = true;
+/// Whether a cutoff lowers the capture history of the captures searched
+/// before the move that cut (Stockfish's capture malus).
+const CAPTURE_HISTORY_MALUS: bool = true;
+/// Whether a fail high at the root updates the move-ordering statistics
+/// as a cutoff inside the tree does.
+const ROOT_CUTOFF_STATS: bool = true;
 
 /// The kind of a node, as the parent's window and move order expect it
 /// (Stockfish's PV / cut / all nodes).
@@ -1200,6 +1206,7 @@ impl<'a> Worker<'a> {
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
         let mut quiets = MovesTried::default();
+        let mut captures = MovesTried::default();
         let mut i = 0;
         while i < n {
             if i == 1 {
@@ -1257,7 +1264,8 @@ impl<'a> Worker<'a> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
-                        self.update_cutoff_stats(pos, ply, m, node.depth, quiets.as_slice());
+                        let tried = (quiets.as_slice(), captures.as_slice());
+                        self.update_cutoff_stats(pos, ply, m, node.depth, tried);
                         break;
                     }
                     if ALPHA_RAISE_REDUCTION
@@ -1270,6 +1278,8 @@ impl<'a> Worker<'a> {
             }
             if mv.quiet {
                 quiets.push(m);
+            } else if captured(pos, m).is_some() {
+                captures.push(m);
             }
         }
         Some((best, best_move))
@@ -1501,20 +1511,31 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Updates the move-ordering statistics after `m` refuted the node.
+    /// Updates the move-ordering statistics after `m` refuted the node;
+    /// `tried` holds the quiet moves and the captures searched before it.
     fn update_cutoff_stats(
         &mut self,
         pos: &Position,
         ply: usize,
         m: Move,
         depth: i32,
-        quiets: &[Move],
+        (quiets, captures): (&[Move], &[Move]),
     ) {
+        let us = pos.side_to_move().index();
+        let b = bonus(depth);
         if let Some(victim) = captured(pos, m) {
             self.history
-                .update_capture(piece_slot(pos, m), m, victim, bonus(depth));
+                .update_capture(us, piece_slot(pos, m), m, victim, b);
         } else if !m.is_promotion() {
             self.update_quiet_stats(pos, ply, m, depth, quiets);
+        }
+        if CAPTURE_HISTORY_MALUS {
+            for &c in captures.iter().filter(|&&c| c != m) {
+                if let Some(victim) = captured(pos, c) {
+                    self.history
+                        .update_capture(us, piece_slot(pos, c), c, victim, -b);
+                }
+            }
         }
     }
 
@@ -1596,6 +1617,7 @@ impl<'a> Worker<'a> {
         }
         self.clear_pv(0);
         let mut best = -INFINITE;
+        let (mut quiets, mut captures) = (MovesTried::default(), MovesTried::default());
         // The first move searched gets the full window (a refuted move is
         // skipped, and one refuted now hands the role to the next).
         let mut first = true;
@@ -1625,6 +1647,10 @@ impl<'a> Worker<'a> {
                 }
             }
             best = best.max(score);
+            if ROOT_CUTOFF_STATS && score >= beta {
+                let tried = (quiets.as_slice(), captures.as_slice());
+                self.update_cutoff_stats(pos, 0, m, depth, tried);
+            }
             if score >= beta || (first && score <= alpha && alpha > -INFINITE) {
                 // Fail high, or the first move fails low: the caller widens
                 // the window and searches again.
@@ -1632,6 +1658,11 @@ impl<'a> Worker<'a> {
             }
             first = false;
             alpha = alpha.max(score);
+            if captured(pos, m).is_some() {
+                captures.push(m);
+            } else if !m.is_promotion() {
+                quiets.push(m);
+            }
         }
         // Stable: moves that did not beat alpha keep their order; refuted
         // moves go last.
