@@ -73,6 +73,10 @@ const RAZOR_MARGIN: i32 = 400;
 /// margin per ply returns the eval.
 const RFP_DEPTH: i32 = 7;
 const RFP_MARGIN: i32 = 120;
+/// Whether reverse futility keeps off nodes once on a principal variation
+/// and nodes whose TT move is quiet (Stockfish's conditions; session 37's
+/// `s37-rfp`, not yet measured).
+const RFP_AS_STOCKFISH: bool = false;
 /// Null move: least depth, base reduction, one more per this many plies,
 /// one more per this much eval above beta (at most `NMP_EVAL_MAX`).
 const NMP_MIN_DEPTH: i32 = 3;
@@ -252,6 +256,19 @@ const PRIOR_QUIET_BONUS: bool = true;
 /// Whether a TT cutoff at or above `beta` by a quiet TT move rewards that
 /// move's butterfly and continuation history.
 const TT_CUT_HISTORY: bool = true;
+/// Whether the repetition scan stops at the last null move of the path
+/// (Stockfish's plies from null): a position before it is no repetition.
+const REPETITION_AFTER_NULL_ONLY: bool = false;
+/// Whether a node in check hands the static evaluation of two plies
+/// before on to its stack entry, so that the "improving" flag two plies
+/// below compares with four plies back instead of being off.
+const IMPROVING_THROUGH_CHECKS: bool = false;
+/// Whether a PV node re-searches with its window a move whose reduced
+/// null-window search failed high without a re-search, and at the
+/// re-search's adjusted depth (Stockfish). This and the two switches
+/// above are session 37's `s37-fix` (docs/search-results.md), off until
+/// measured.
+const PV_RESEARCH_EVERY_FAIL_HIGH: bool = false;
 /// Whether a cutoff lowers the capture history of the captures searched
 /// before the move that cut (Stockfish's capture malus).
 const CAPTURE_HISTORY_MALUS: bool = true;
@@ -711,7 +728,13 @@ impl<'a> Worker<'a> {
     /// position of the path or of the recent game history.
     pub(super) fn repetition(&mut self, pos: &Position, idx: usize, ply: usize) -> Option<i32> {
         let key = self.keys[idx].0;
-        let limit = self.root_index.saturating_sub(HISTORY_LOOKBACK);
+        let mut limit = self.root_index.saturating_sub(HISTORY_LOOKBACK);
+        if REPETITION_AFTER_NULL_ONLY
+            && let Some(q) = (1..=ply).rev().find(|&q| self.stack[q].after_null)
+        {
+            // A cycle through a null move is no repetition of the game.
+            limit = self.root_index + q;
+        }
         let mut j = idx.checked_sub(4)?;
         loop {
             if j < limit {
@@ -1072,7 +1095,13 @@ impl<'a> Worker<'a> {
             Some((s, b)) if !in_check => b.refine(corrected_eval, s),
             _ => corrected_eval,
         };
-        self.stack[ply].static_eval = static_eval;
+        // A node in check passes on the evaluation two plies before, so
+        // that the nodes below it compare with four plies back.
+        self.stack[ply].static_eval = if in_check && IMPROVING_THROUGH_CHECKS && ply >= 2 {
+            self.stack[ply - 2].static_eval
+        } else {
+            static_eval
+        };
         let improving = !in_check
             && ply >= 2
             && self.stack[ply - 2].static_eval != -INFINITE
@@ -1111,7 +1140,9 @@ impl<'a> Worker<'a> {
             }
         }
         // Step 5. Reverse futility pruning.
-        if reverse_futile(depth, static_eval, beta, node.improving) {
+        let rfp_allowed = !RFP_AS_STOCKFISH
+            || (!node.tt_pv && (node.tt_move.is_none() || captured(pos, node.tt_move).is_some()));
+        if rfp_allowed && reverse_futile(depth, static_eval, beta, node.improving) {
             return NodePruning::Cut(static_eval);
         }
         // Step 6. Null move.
@@ -1465,18 +1496,28 @@ impl<'a> Worker<'a> {
             ply + 1,
             child_kind,
         );
+        let mut full_depth = new_depth;
         if score > alpha && r > 0 && !self.stopped {
-            let mut depth = new_depth;
             if LMR_DEPTH_ADJUST {
-                depth += i32::from(score > best + DEEPER_MARGIN + DEEPER_PER_DEPTH * new_depth);
-                depth -= i32::from(score < best + SHALLOWER_MARGIN);
+                full_depth +=
+                    i32::from(score > best + DEEPER_MARGIN + DEEPER_PER_DEPTH * new_depth);
+                full_depth -= i32::from(score < best + SHALLOWER_MARGIN);
             }
-            if depth > new_depth - r {
-                score = -self.search(child, -alpha - 1, -alpha, depth, ply + 1, kind.flip());
+            if full_depth > new_depth - r {
+                score = -self.search(child, -alpha - 1, -alpha, full_depth, ply + 1, kind.flip());
             }
         }
-        if kind == NodeKind::Pv && score > alpha && score < beta && !self.stopped {
-            score = -self.search(child, -beta, -alpha, new_depth, ply + 1, NodeKind::Pv);
+        // A PV node re-searches with its window every move that beat alpha
+        // (at the re-search's depth; a fail high of a reduced search that
+        // was not re-searched is no proof).
+        let unproven = PV_RESEARCH_EVERY_FAIL_HIGH && full_depth == new_depth - r && r > 0;
+        if kind == NodeKind::Pv && score > alpha && (score < beta || unproven) && !self.stopped {
+            let depth = if PV_RESEARCH_EVERY_FAIL_HIGH {
+                full_depth
+            } else {
+                new_depth
+            };
+            score = -self.search(child, -beta, -alpha, depth, ply + 1, NodeKind::Pv);
         }
         score
     }

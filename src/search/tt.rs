@@ -97,6 +97,12 @@ const _: () = assert!(std::mem::size_of::<Cluster>() == 64);
 /// A same-key store keeps a deeper entry of the current search unless the
 /// new result is exact or at most this much shallower.
 const KEEP_DEEPER_BY: i32 = 3;
+/// Whether a shallower result kept out by [`KEEP_DEEPER_BY`] still writes
+/// its move over the deeper entry's (Stockfish writes any new move; the
+/// latest best move would order the next visit). Off: only an entry
+/// without a move takes it. Part of session 37's `s37-fix`, off until
+/// measured.
+const NEW_MOVE_OVER_DEEPER: bool = false;
 
 /// The shared transposition table.
 pub struct Tt {
@@ -224,13 +230,19 @@ impl Tt {
                 continue;
             };
             if stored_key == key {
-                // Same position: keep a deeper result of this search (a
-                // quiescence result never replaces a full-width one).
+                // Same position: keep a result of this search deeper by
+                // more than KEEP_DEEPER_BY, and its move unless
+                // NEW_MOVE_OVER_DEEPER.
                 if bound != Bound::Exact
                     && old_gen == generation
                     && old.depth > depth + KEEP_DEEPER_BY
                 {
-                    if old.mv.is_none() && !mv.is_none() {
+                    let take = if NEW_MOVE_OVER_DEEPER {
+                        !mv.is_none() && mv != old.mv
+                    } else {
+                        old.mv.is_none() && !mv.is_none()
+                    };
+                    if take {
                         let kept = pack(mv, old.score, old.depth, old.bound, old.pv, old_gen);
                         s.data.store(kept, Ordering::Relaxed);
                         s.key_xor.store(key ^ kept, Ordering::Relaxed);
