@@ -208,7 +208,8 @@ fn byoyomi_100ms_on_a_loaded_machine() {
         b.join().unwrap();
     }
     eprintln!("byoyomi 100 ms, 2 threads, 4 busy threads beside: worst {worst:?}");
-    assert!(worst < Duration::from_millis(250), "{worst:?}");
+    // The busy threads keep both cores busy: the host stops us too.
+    assert!(worst < Duration::from_millis(250) + HOST_STALL, "{worst:?}");
 }
 
 #[test]
