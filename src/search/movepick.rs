@@ -57,6 +57,12 @@ pub fn captured(pos: &Position, m: Move) -> Option<PieceType> {
     (!p.is_none()).then(|| p.piece_type())
 }
 
+/// Whether `m` neither captures nor promotes.
+#[inline]
+pub fn is_quiet(pos: &Position, m: Move) -> bool {
+    captured(pos, m).is_none() && !m.is_promotion()
+}
+
 /// Whether a non-promotion is dominated by the same move promoting (pawn,
 /// bishop and rook lose nothing by promoting).
 #[inline]
@@ -417,9 +423,8 @@ fn score_move_or_defer(
     history: &History,
     us: usize,
 ) -> i32 {
-    let plain_quiet = m != hints.tt_move
-        && (m.is_drop()
-            || (captured(pos, m).is_none() && !m.is_promotion() && !is_dominated(pos, m)));
+    let plain_quiet =
+        m != hints.tt_move && (m.is_drop() || (is_quiet(pos, m) && !is_dominated(pos, m)));
     if plain_quiet {
         refutation_score(m, hints).unwrap_or(PENDING_QUIET)
     } else {

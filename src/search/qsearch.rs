@@ -2,7 +2,9 @@
 //! in check), with the corrected static evaluation as a stand-pat floor, a
 //! contact mate-in-one probe at quiet nodes, delta pruning and SEE pruning.
 
-use super::movepick::{captured, generate_captures, generate_pawn_promotions, promotion_gain};
+use super::movepick::{
+    captured, generate_captures, generate_pawn_promotions, is_quiet, promotion_gain,
+};
 use super::quick_mate::quick_mate_in_one;
 use super::search::{FAIL_HIGH_BLEND, MAX_PLY, Worker};
 use super::tactics::see_ge;
@@ -188,7 +190,7 @@ impl Worker<'_> {
     /// with a negative history or any that loses material by SEE.
     #[inline(always)]
     fn futile_evasion(&self, pos: &Position, ply: usize, i: usize, m: Move) -> bool {
-        let quiet = captured(pos, m).is_none() && !m.is_promotion();
+        let quiet = is_quiet(pos, m);
         (quiet && self.moves[ply].score(i) < 0) || !see_ge(pos, m, -QS_EVASION_SEE_MARGIN)
     }
 

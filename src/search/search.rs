@@ -14,7 +14,7 @@ use super::candidates::CandidateParams;
 use super::correction::PartialKeys;
 use super::history::{CONT_PLIES, ContKey, ContKeys, History, bonus, piece_slot};
 use super::mate_probe::{MateProbe, PROBE_MIN_NODES, PROBE_POLL_INTERVAL};
-use super::movepick::{KILLER_SCORE, OrderHints, ScoredMoves, TT_MOVE_SCORE, captured};
+use super::movepick::{KILLER_SCORE, OrderHints, ScoredMoves, TT_MOVE_SCORE, captured, is_quiet};
 use super::tactics::{CheckInfo, gives_check, mate_in_one, see_ge};
 use super::time::{Budget, Stability};
 use super::tt::{Bound, Tt};
@@ -1269,7 +1269,7 @@ impl<'a> Worker<'a> {
             let mv = MoveState {
                 m,
                 order: order_score,
-                quiet: captured(pos, m).is_none() && !m.is_promotion(),
+                quiet: is_quiet(pos, m),
                 check: check_info.gives_check(pos, m),
             };
 
@@ -1699,10 +1699,10 @@ impl<'a> Worker<'a> {
             }
             first = false;
             alpha = alpha.max(score);
-            if captured(pos, m).is_some() {
-                captures.push(m);
-            } else if !m.is_promotion() {
+            if is_quiet(pos, m) {
                 quiets.push(m);
+            } else if captured(pos, m).is_some() {
+                captures.push(m);
             }
         }
         // Stable: moves that did not beat alpha keep their order; refuted
