@@ -53,6 +53,7 @@
 //! makes that node add their dn by the largest instead of the sum.
 
 use super::keys::{self, ChildKeys};
+use super::no_quick_mate::NoQuickMate;
 use super::pieces;
 use super::recent_checks::RecentChecks;
 use super::table::{Found, INF, PackedHand, Table, board_key};
@@ -198,6 +199,16 @@ impl Hints {
             ..v
         }
     }
+}
+
+/// What the reply look ([`Dfpn::obvious`]) learned of an attacker's node.
+enum Look {
+    /// No check (a disproof), or a check that mates at once (a proof).
+    Solved(NodeValue),
+    /// Checks, none of which mates at once.
+    NoQuickResult,
+    /// Checks, not played: the length limit leaves no ply for them.
+    NotLooked,
 }
 
 /// The result of searching a node.
@@ -382,6 +393,9 @@ pub struct Dfpn<'t> {
     /// The checks the reply look generated lately, for the expansions that
     /// follow it.
     recent_checks: RecentChecks,
+    /// The attacker's nodes the reply look found without a quick result,
+    /// by [`node_id`] (so a later expansion skips them).
+    no_quick_mate: NoQuickMate,
     /// The keys of the children by `moves`.
     keys: Vec<ChildKeys>,
     /// The nodes of the current path being searched, root first (see
@@ -496,6 +510,7 @@ impl<'t> Dfpn<'t> {
             moves: MoveList::new(),
             replies_checks: MoveList::new(),
             recent_checks: RecentChecks::default(),
+            no_quick_mate: NoQuickMate::default(),
             keys: Vec::new(),
             extend: 0,
             trail: Vec::new(),
@@ -1048,7 +1063,7 @@ impl<'t> Dfpn<'t> {
     /// replies that need a search, so a long forced line does not look
     /// costlier with every ply. A check that leaves the king a flight
     /// ([`Flights`]) is not played to find out.
-    fn obvious(&mut self, pos: &Position, ply: usize) -> Option<NodeValue> {
+    fn obvious(&mut self, pos: &Position, ply: usize) -> Look {
         legal_checks(pos, &mut self.replies_checks);
         if self.replies_checks.is_empty() {
             let v = NodeValue {
@@ -1056,11 +1071,11 @@ impl<'t> Dfpn<'t> {
                 ..NodeValue::DISPROVEN
             };
             self.store(pos, v, 1);
-            return Some(v);
+            return Look::Solved(v);
         }
         self.recent_checks.put(pos.key(), &self.replies_checks);
         if ply >= self.limit {
-            return None;
+            return Look::NotLooked;
         }
         let flights = Flights::of(pos);
         for i in 0..self.replies_checks.len() {
@@ -1077,10 +1092,10 @@ impl<'t> Dfpn<'t> {
                     ..NodeValue::PROVEN
                 };
                 self.store(pos, v, 1);
-                return Some(v);
+                return Look::Solved(v);
             }
         }
-        None
+        Look::NoQuickResult
     }
 
     /// Gives the defender's replies new to the table that are not hidden
@@ -1090,9 +1105,16 @@ impl<'t> Dfpn<'t> {
             if !children[i].fresh || children[i].hidden {
                 continue;
             }
-            if let Some(v) = self.obvious(&pos.play(children[i].mv), ply + 1) {
-                children[i].value = v;
-                reveal_next(children, i);
+            if self.no_quick_mate.contains(children[i].id) {
+                continue;
+            }
+            match self.obvious(&pos.play(children[i].mv), ply + 1) {
+                Look::Solved(v) => {
+                    children[i].value = v;
+                    reveal_next(children, i);
+                }
+                Look::NoQuickResult => self.no_quick_mate.put(children[i].id),
+                Look::NotLooked => {}
             }
         }
     }

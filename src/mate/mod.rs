@@ -26,6 +26,7 @@
 
 pub mod dfpn;
 pub mod keys;
+pub mod no_quick_mate;
 pub mod pieces;
 pub mod pv;
 pub mod recent_checks;
