@@ -53,7 +53,7 @@
 //! makes that node add their dn by the largest instead of the sum.
 
 use super::keys::{self, ChildKeys};
-use super::no_quick_mate::NoQuickMate;
+use super::no_quick_mate::{self, NoQuickMate};
 use super::pieces;
 use super::recent_checks::RecentChecks;
 use super::table::{Found, INF, PackedHand, Table, board_key};
@@ -510,13 +510,18 @@ impl<'t> Dfpn<'t> {
             moves: MoveList::new(),
             replies_checks: MoveList::new(),
             recent_checks: RecentChecks::default(),
-            no_quick_mate: NoQuickMate::default(),
+            no_quick_mate: NoQuickMate::new(no_quick_mate::SMALL_SLOTS),
             keys: Vec::new(),
             extend: 0,
             trail: Vec::new(),
             trail_index: HashMap::default(),
             trail_boards: HashMap::default(),
         }
+    }
+
+    /// Gives the searcher the larger caches of a long search (`go mate`).
+    pub fn use_large_caches(&mut self) {
+        self.no_quick_mate = NoQuickMate::new(no_quick_mate::LARGE_SLOTS);
     }
 
     /// Polls every `nodes` nodes instead of every [`POLL_INTERVAL`] (a

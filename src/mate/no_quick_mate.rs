@@ -10,40 +10,46 @@
 //! them. A slot keeps the last key put there; a miss only means looking
 //! again, so the search is the same with or without the cache.
 
-/// Slots (a power of two): 2 MiB of keys.
-const SLOTS: usize = 1 << 18;
+/// Slots of a cache for a `go mate` (2 MiB of keys).
+pub const LARGE_SLOTS: usize = 1 << 18;
+/// Slots of a cache for a short search (32 KiB of keys: the normal
+/// search's mate probes create one per probe).
+pub const SMALL_SLOTS: usize = 1 << 12;
 
 /// The cache.
 pub struct NoQuickMate {
     keys: Vec<u64>,
-}
-
-impl Default for NoQuickMate {
-    fn default() -> Self {
-        NoQuickMate {
-            keys: vec![0; SLOTS],
-        }
-    }
+    mask: usize,
 }
 
 impl NoQuickMate {
+    /// A cache of `slots` keys (a power of two).
+    pub fn new(slots: usize) -> NoQuickMate {
+        debug_assert!(slots.is_power_of_two());
+        NoQuickMate {
+            keys: vec![0; slots],
+            mask: slots - 1,
+        }
+    }
+
     #[inline]
-    fn slot(key: u64) -> usize {
-        (key >> 20) as usize & (SLOTS - 1)
+    fn slot(&self, key: u64) -> usize {
+        (key >> 20) as usize & self.mask
     }
 
     /// Whether the position with key `key` is known to have checks, none
     /// of which mates at once.
     #[inline]
     pub fn contains(&self, key: u64) -> bool {
-        key != 0 && self.keys[Self::slot(key)] == key
+        key != 0 && self.keys[self.slot(key)] == key
     }
 
     /// Records that the position with key `key` has checks, none of which
     /// mates at once.
     #[inline]
     pub fn put(&mut self, key: u64) {
-        self.keys[Self::slot(key)] = key;
+        let slot = self.slot(key);
+        self.keys[slot] = key;
     }
 }
 
@@ -53,7 +59,7 @@ mod tests {
 
     #[test]
     fn remembers_the_last_key_of_a_slot() {
-        let mut cache = NoQuickMate::default();
+        let mut cache = NoQuickMate::new(SMALL_SLOTS);
         let a = 0x1234_5678_9abc_def1;
         let b = a ^ (1 << 40);
         assert!(!cache.contains(a));
@@ -61,7 +67,7 @@ mod tests {
         assert!(cache.contains(a));
         assert!(!cache.contains(b));
         let c = a ^ 1;
-        assert_eq!(NoQuickMate::slot(a), NoQuickMate::slot(c));
+        assert_eq!(cache.slot(a), cache.slot(c));
         cache.put(c);
         assert!(cache.contains(c));
         assert!(!cache.contains(a), "a slot holds one key");
