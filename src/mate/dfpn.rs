@@ -519,8 +519,9 @@ impl<'t> Dfpn<'t> {
         }
     }
 
-    /// Gives the searcher the larger caches of a long search (`go mate`).
-    pub fn use_large_caches(&mut self) {
+    /// Gives the searcher the larger no-quick-mate cache of a long search
+    /// (`go mate`).
+    pub fn use_large_cache(&mut self) {
         self.no_quick_mate = NoQuickMate::new(no_quick_mate::LARGE_SLOTS);
     }
 
@@ -1104,7 +1105,9 @@ impl<'t> Dfpn<'t> {
     }
 
     /// Gives the defender's replies new to the table that are not hidden
-    /// behind an alike move their obvious values (see [`obvious`](Self::obvious)).
+    /// behind an alike move their obvious values (see [`obvious`](Self::obvious)),
+    /// skipping those the look already found without one
+    /// ([`NoQuickMate`]).
     fn resolve_obvious(&mut self, pos: &Position, children: &mut [Child], ply: usize) {
         for i in 0..children.len() {
             if !children[i].fresh || children[i].hidden {

@@ -291,7 +291,7 @@ fn prove(
     out: Option<&Sender<String>>,
 ) -> (MateResult, u64) {
     let mut dfpn = Dfpn::new(table, pos.side_to_move());
-    dfpn.use_large_caches();
+    dfpn.use_large_cache();
     let root = dfpn.mid(pos, 0, INF, INF, clock);
     let result = if root.pn == 0 {
         if let Some(out) = out {

@@ -1,7 +1,8 @@
 //! The checks of attacker's nodes generated lately, by position key.
 //!
 //! The reply look ([`super::dfpn`]'s `obvious`) generates every check of a
-//! defender's new reply; the search usually expands one of those replies
+//! defender's new reply (unless [`super::no_quick_mate`] says it looked
+//! before); the search usually expands one of those replies
 //! right after, and generating its checks again costs as much. A small
 //! direct-mapped cache keeps the lists (in generation order, so the search
 //! is the same with or without it); a short list is stored whole or not at
