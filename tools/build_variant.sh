@@ -6,7 +6,11 @@
 # The binary lands in target/bins/NAME; the source copy (one per NAME, so
 # that two builds can run at once) and the build live in target/variant
 # (ignored). Each expression must change its file; with
-# none, HEAD itself is built.
+# none, HEAD itself is built. `--patch PATCH` in place of a FILE and its
+# expression applies a unified diff against HEAD (`.diff`, with `patch -p1`)
+# or runs a Python script on the path of src/mate/dfpn.rs (`.py`, editing
+# it in place), e.g. the solver experiments of tools/mate_patches/:
+#   tools/build_variant.sh stats --patch tools/mate_patches/stats.diff
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name=$1
@@ -23,6 +27,14 @@ find "$src" -type f -exec touch {} +
 while [ $# -gt 0 ]; do
     file=$1 expr=$2
     shift 2
+    if [ "$file" = --patch ]; then
+        case $expr in
+            *.diff) patch -s -p1 -d "$src" < "$expr" ;;
+            *.py) python3 "$expr" "$src/src/mate/dfpn.rs" ;;
+            *) echo "build_variant: $expr is neither .diff nor .py" >&2; exit 1 ;;
+        esac
+        continue
+    fi
     before=$(md5sum "$src/$file")
     sed -i "$expr" "$src/$file"
     if [ "$(md5sum "$src/$file")" = "$before" ]; then
