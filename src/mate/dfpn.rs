@@ -98,7 +98,7 @@ const HIDDEN_PER_POINT: u32 = 8;
 /// proven in 60 s, muso-1 8.5 M, sekitoba-478 7.6 M).
 const CHAIN_SQUARE_DROPS: bool = true;
 /// Nodes between two polls of the clock and the stop flag.
-const POLL_INTERVAL: u64 = 4096;
+pub const POLL_INTERVAL: u64 = 4096;
 
 /// Whether the unsolved entries of the same board with a hand holding at
 /// least the node's give its pn a floor (non-terminal superiority, see
@@ -371,7 +371,7 @@ pub trait Poll {
 /// The df-pn searcher: the table, the current path and counters.
 pub struct Dfpn<'t> {
     /// The table shared by every search of this `go mate`.
-    pub table: &'t mut Table,
+    pub table: &'t Table,
     attacker: Color,
     path: PathSet,
     /// Nodes searched.
@@ -410,6 +410,9 @@ pub struct Dfpn<'t> {
     /// [`search_node`](Self::search_node)): while it is above 0, nodes search
     /// past their thresholds.
     extend: u32,
+    /// The ε of the 1+ε trick is 1 / `epsilon_div` ([`EPSILON_DIV`]; the
+    /// helpers of a shared table take others, see [`Dfpn::set_epsilon_div`]).
+    epsilon_div: u64,
 }
 
 /// A node of the current path being searched.
@@ -468,6 +471,7 @@ fn add(a: u32, b: u32) -> u32 {
 /// sum. A child summed by the largest (`max_part`, the largest of those
 /// numbers) needs only what the summed children leave.
 fn child_thresholds(
+    epsilon_div: u64,
     or_node: bool,
     v: NodeValue,
     c: NodeValue,
@@ -481,22 +485,22 @@ fn child_thresholds(
         th.saturating_sub(others)
     };
     if or_node {
-        (widen(second, thpn), rest(thdn, v.dn, c.dn))
+        (widen(second, thpn, epsilon_div), rest(thdn, v.dn, c.dn))
     } else {
-        (rest(thpn, v.pn, c.pn), widen(second, thdn))
+        (rest(thpn, v.pn, c.pn), widen(second, thdn, epsilon_div))
     }
 }
 
-/// `base * (1 + ε) + 1`, at most `cap`.
+/// `base * (1 + 1 / epsilon_div) + 1`, at most `cap`.
 #[inline]
-fn widen(base: u32, cap: u32) -> u32 {
+fn widen(base: u32, cap: u32, epsilon_div: u64) -> u32 {
     let b = base as u64;
-    (b + b / EPSILON_DIV + 1).min(cap as u64) as u32
+    (b + b / epsilon_div + 1).min(cap as u64) as u32
 }
 
 impl<'t> Dfpn<'t> {
     /// A searcher for `attacker` (the side to move at the root).
-    pub fn new(table: &'t mut Table, attacker: Color) -> Dfpn<'t> {
+    pub fn new(table: &'t Table, attacker: Color) -> Dfpn<'t> {
         Dfpn {
             table,
             attacker,
@@ -513,6 +517,7 @@ impl<'t> Dfpn<'t> {
             no_quick_mate: NoQuickMate::new(no_quick_mate::SMALL_SLOTS),
             keys: Vec::new(),
             extend: 0,
+            epsilon_div: EPSILON_DIV,
             trail: Vec::new(),
             trail_index: HashMap::default(),
             trail_boards: HashMap::default(),
@@ -523,6 +528,13 @@ impl<'t> Dfpn<'t> {
     /// (`go mate`).
     pub fn use_large_cache(&mut self) {
         self.no_quick_mate = NoQuickMate::new(no_quick_mate::LARGE_SLOTS);
+    }
+
+    /// Searches with ε = 1 / `div` in the 1+ε trick instead of
+    /// 1 / [`EPSILON_DIV`]: a helper searching a shared table goes its own
+    /// way through it.
+    pub fn set_epsilon_div(&mut self, div: u64) {
+        self.epsilon_div = div.max(1);
     }
 
     /// Polls every `nodes` nodes instead of every [`POLL_INTERVAL`] (a
@@ -815,8 +827,15 @@ impl<'t> Dfpn<'t> {
             let (best, second) = select(&children, or_node);
             let by_max = in_max(&children[best], &self.trail[frame].by_max);
             let part = by_max.then_some(max_part);
-            let (cthpn, cthdn) =
-                child_thresholds(or_node, v, children[best].value, second, part, (thpn, thdn));
+            let (cthpn, cthdn) = child_thresholds(
+                self.epsilon_div,
+                or_node,
+                v,
+                children[best].value,
+                second,
+                part,
+                (thpn, thdn),
+            );
             let child = pos.play(children[best].mv);
             if children[best].fresh {
                 children[best].fresh = false;

@@ -23,7 +23,13 @@
 //! the root is disproven without the ply cap cutting any path (a disproof
 //! through repetition at the root is exact: no repetition-free mate exists),
 //! `checkmate timeout` when the time runs out or `stop` comes first.
+//!
+//! With `Threads` above 1, helpers join the proof once it has run for
+//! [`HELPERS_AFTER_MS`]: each runs df-pn from the root on the shared table
+//! with its own ε (see [`crew`]); the first to solve the root ends the
+//! others. The answer line is then found by the main searcher alone.
 
+mod crew;
 pub mod dfpn;
 pub mod keys;
 pub mod no_quick_mate;
@@ -92,6 +98,10 @@ const POSITION_SHARE_DIV: u64 = 8;
 /// Share (in percent) of the time then left that the exact line may take
 /// (the rest is for the line of the known lengths, if it runs out).
 const EXACT_LINE_SHARE_PERCENT: u64 = 60;
+/// Milliseconds a proof runs alone before its helpers join (with
+/// `Threads` above 1): most problems are solved by then, and a shared
+/// table uses its whole allocation at once (see [`Table::share`]).
+pub const HELPERS_AFTER_MS: u64 = 1000;
 
 /// The outcome of a mate search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -129,6 +139,10 @@ pub struct MateOptions {
     pub network_delay: u64,
     /// Table size in MiB (`MateHash`).
     pub hash_mb: usize,
+    /// Searchers of the proof (`Threads`): the main one and its helpers.
+    pub threads: usize,
+    /// Milliseconds before the helpers join ([`HELPERS_AFTER_MS`]).
+    pub helpers_after_ms: u64,
 }
 
 impl Default for MateOptions {
@@ -137,6 +151,8 @@ impl Default for MateOptions {
             time_ms: None,
             network_delay: 0,
             hash_mb: DEFAULT_MATE_HASH_MB,
+            threads: 1,
+            helpers_after_ms: HELPERS_AFTER_MS,
         }
     }
 }
@@ -290,21 +306,22 @@ fn run(
     // the search runs on the first ones.
     let memory = table.memory();
     crate::prefetch::populate_while(memory, POPULATE_DELAY, || {
-        prove(table, pos, &mut clock, out)
+        prove(table, pos, options, &mut clock, out)
     })
 }
 
 /// Proves or disproves a mate from `pos` with `table`, then finds the line
 /// to send.
 fn prove(
-    table: &mut Table,
+    table: &Table,
     pos: &Position,
+    options: &MateOptions,
     clock: &mut Clock<'_>,
     out: Option<&Sender<String>>,
 ) -> (MateResult, u64) {
     let mut dfpn = Dfpn::new(table, pos.side_to_move());
     dfpn.use_large_cache();
-    let root = dfpn.mid(pos, 0, INF, INF, clock);
+    let root = crew::prove_root(&mut dfpn, pos, options, clock);
     let result = if root.pn == 0 {
         if let Some(out) = out {
             let ms = clock.start.elapsed().as_millis();

@@ -26,10 +26,17 @@
 //! full cluster replaces its entry with the least work (`amount`, the nodes
 //! searched below the entry when it was stored): that is the garbage
 //! collection.
+//!
+//! Several searchers may share the table (`go mate` with `Threads` above
+//! 1): after [`Table::share`], every access to a cluster holds the
+//! cluster's lock, the low bit of its first key word (board keys are
+//! stored without their low bit), so no searcher reads an entry half
+//! written. A table used by one searcher takes no lock.
 
 use crate::position::{Hand, Position};
 use crate::types::{Color, PieceType};
 use crate::zobrist;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 /// Proof or disproof number meaning "infinite" (the other number is 0).
 pub const INF: u32 = u32::MAX;
@@ -135,7 +142,7 @@ pub struct ParentLink {
 /// The fixed-size df-pn table.
 pub struct Table {
     /// The allocation: the clusters start at `first`.
-    words: Vec<u64>,
+    words: Box<[AtomicU64]>,
     /// The index in `words` of the first cluster's first word, chosen so
     /// that every cluster starts on a cache line (the allocator aligns
     /// `words` to 16 bytes only: a cluster's 8 keys would straddle two
@@ -149,10 +156,52 @@ pub struct Table {
     /// allocation and doubles it as it fills (see [`grow`](Self::grow)), so
     /// a short search touches (and has the system zero) only the pages it
     /// needs.
-    active: usize,
+    active: AtomicUsize,
     /// Live entries.
-    used: usize,
+    used: AtomicUsize,
     generation: u64,
+    /// Whether several searchers use the table (see [`share`](Self::share)).
+    shared: AtomicBool,
+}
+
+/// The lock bit of a cluster, in its first key word; stored board keys
+/// leave it clear.
+const LOCK_BIT: u64 = 1;
+
+/// A cluster's lock, held until dropped (a no-op for a table used by one
+/// searcher).
+struct ClusterLock<'a> {
+    first_key: &'a AtomicU64,
+    /// [`LOCK_BIT`] when held, else 0: what the first key word keeps of it
+    /// when the holder writes a key there.
+    held: u64,
+}
+
+impl Drop for ClusterLock<'_> {
+    fn drop(&mut self) {
+        if self.held != 0 {
+            self.first_key
+                .fetch_and(!LOCK_BIT, std::sync::atomic::Ordering::Release);
+        }
+    }
+}
+
+/// `count` zeroed words, from the system's zeroed pages (not written here).
+fn zeroed_words(count: usize) -> Box<[AtomicU64]> {
+    let raw = Box::into_raw(vec![0u64; count].into_boxed_slice()) as *mut [AtomicU64];
+    // SAFETY: `AtomicU64` has the size, alignment and bit validity of
+    // `u64`, and the pointer comes from a boxed slice of `count` words whose
+    // ownership moves to the new box. Allocating zeroed words (calloc) and
+    // not writing them leaves the pages of an untouched table unallocated
+    // (the system zeroes a page on its first touch, about 1.2 s per 512 MiB
+    // on the project's VM: see the module's docs).
+    unsafe { Box::from_raw(raw) }
+}
+
+/// The stored form of board key `key` (its low bit is the lock's).
+#[inline]
+fn stored_key(key: u64) -> u64 {
+    key & !LOCK_BIT
 }
 
 /// The clusters in use double once more than 1 / GROW_LOAD_DIV of their
@@ -183,7 +232,7 @@ impl Table {
     pub fn new(mib: usize) -> Table {
         let clusters = (mib << 20) / CLUSTER_BYTES;
         let clusters = clusters.max(1);
-        let words = vec![0u64; clusters * CLUSTER * WORDS + LINE_WORDS - 1];
+        let words = zeroed_words(clusters * CLUSTER * WORDS + LINE_WORDS - 1);
         crate::prefetch::ask_for_huge_pages(&words);
         let first = words.as_ptr().align_offset(CACHE_LINE).min(LINE_WORDS - 1);
         Table {
@@ -191,9 +240,10 @@ impl Table {
             first,
             clusters,
             mib,
-            active: clusters.min(INITIAL_CLUSTERS),
-            used: 0,
+            active: AtomicUsize::new(clusters.min(INITIAL_CLUSTERS)),
+            used: AtomicUsize::new(0),
             generation: 1,
+            shared: AtomicBool::new(false),
         }
     }
 
@@ -212,12 +262,96 @@ impl Table {
     /// Forgets every entry (in O(1): a new generation; the whole table is
     /// cleared only when the 12-bit generation wraps).
     pub fn clear(&mut self) {
-        self.active = self.clusters.min(INITIAL_CLUSTERS);
-        self.used = 0;
+        *self.active.get_mut() = self.clusters.min(INITIAL_CLUSTERS);
+        *self.used.get_mut() = 0;
+        *self.shared.get_mut() = false;
         self.generation = (self.generation + 1) & GENERATION_MASK;
         if self.generation == 0 {
-            self.words.fill(0);
+            for w in self.words.iter_mut() {
+                *w.get_mut() = 0;
+            }
             self.generation = 1;
+        }
+    }
+
+    /// Readies the table for several searchers: a cluster's lock is taken
+    /// at every access from now on, and the table no longer grows by itself
+    /// (see [`grow_if_due`](Self::grow_if_due)). The caller makes sure no
+    /// other searcher uses the table during the call.
+    pub fn share(&self) {
+        self.shared.store(true, Relaxed);
+    }
+
+    /// Undoes [`share`](Self::share) once the table has one searcher again.
+    pub fn stop_sharing(&self) {
+        self.shared.store(false, Relaxed);
+    }
+
+    /// Whether the clusters in use should double (see [`grow`](Self::grow)).
+    fn growth_due(&self) -> bool {
+        self.active() < self.clusters
+            && self.used.load(Relaxed) * GROW_LOAD_DIV > self.active() * CLUSTER
+    }
+
+    /// Whether a shared table should grow: then the caller stops the other
+    /// searchers and calls [`grow_if_due`](Self::grow_if_due).
+    pub fn shared_growth_due(&self) -> bool {
+        self.shared.load(Relaxed) && self.growth_due()
+    }
+
+    /// Doubles the clusters in use if due. The caller makes sure no other
+    /// searcher uses the table during the call.
+    pub fn grow_if_due(&self) {
+        if self.growth_due() {
+            self.grow();
+        }
+    }
+
+    /// Takes the lock of the cluster starting at `start` when the table is
+    /// shared.
+    #[inline]
+    fn lock(&self, start: usize) -> ClusterLock<'_> {
+        let first_key = &self.words[start];
+        if !self.shared.load(Relaxed) {
+            return ClusterLock { first_key, held: 0 };
+        }
+        while first_key.fetch_or(LOCK_BIT, std::sync::atomic::Ordering::Acquire) & LOCK_BIT != 0 {
+            while first_key.load(Relaxed) & LOCK_BIT != 0 {
+                std::hint::spin_loop();
+            }
+        }
+        ClusterLock {
+            first_key,
+            held: LOCK_BIT,
+        }
+    }
+
+    /// Clusters in use.
+    #[inline]
+    fn active(&self) -> usize {
+        self.active.load(Relaxed)
+    }
+
+    /// The board key in `slot` of the cluster at `start`.
+    #[inline]
+    fn key_at(&self, start: usize, slot: usize) -> u64 {
+        stored_key(self.words[start + slot].load(Relaxed))
+    }
+
+    /// The four data words of `slot` of the cluster at `start` (see
+    /// [`data_index`]).
+    #[inline]
+    fn data(&self, start: usize, slot: usize) -> [u64; WORDS - 1] {
+        let i = start + data_index(slot);
+        std::array::from_fn(|k| self.words[i + k].load(Relaxed))
+    }
+
+    /// Writes the data words of `slot` of the cluster at `start`.
+    #[inline]
+    fn set_data(&self, start: usize, slot: usize, e: &[u64; WORDS - 1]) {
+        let i = start + data_index(slot);
+        for (k, &w) in e.iter().enumerate() {
+            self.words[i + k].store(w, Relaxed);
         }
     }
 
@@ -229,7 +363,7 @@ impl Table {
 
     #[inline]
     fn cluster_start(&self, key: u64) -> usize {
-        self.cluster_at(cluster_index(key, self.active))
+        self.cluster_at(cluster_index(key, self.active()))
     }
 
     /// The index in `words` of cluster `i`.
@@ -243,31 +377,31 @@ impl Table {
     /// after its old one, so the clusters are moved from the last down, each
     /// through a copy. A cluster that receives more than it holds keeps its
     /// entries of the most work (only when the allocation is not a doubling).
-    fn grow(&mut self) {
-        let old = self.active;
+    fn grow(&self) {
+        let old = self.active();
         let new = (old * 2).min(self.clusters);
         if new == old {
             return;
         }
-        self.active = new;
+        self.active.store(new, Relaxed);
         let generation = self.generation;
         let mut moved = 0;
         for i in (0..old).rev() {
             let start = self.cluster_at(i);
-            let mut copy = [0u64; CLUSTER * WORDS];
-            copy.copy_from_slice(&self.words[start..start + CLUSTER * WORDS]);
-            self.words[start..start + CLUSTER * WORDS].fill(0);
-            for slot in 0..CLUSTER {
-                let e = data(&copy, slot);
+            let keys: [u64; CLUSTER] = std::array::from_fn(|slot| self.key_at(start, slot));
+            let entries: [[u64; WORDS - 1]; CLUSTER] =
+                std::array::from_fn(|slot| self.data(start, slot));
+            for w in &self.words[start..start + CLUSTER * WORDS] {
+                w.store(0, Relaxed);
+            }
+            for (&key, e) in keys.iter().zip(&entries) {
                 if !is_live(e[2], generation) {
                     continue;
                 }
-                let key = copy[slot];
                 let to = self.cluster_at(cluster_index(key, new));
-                let cluster = &mut self.words[to..to + CLUSTER * WORDS];
                 let mut target = (u64::MAX, 0);
                 for t in 0..CLUSTER {
-                    let w = data(cluster, t)[2];
+                    let w = self.words[to + data_index(t) + 2].load(Relaxed);
                     let a = if is_live(w, generation) {
                         entry_amount(w)
                     } else {
@@ -284,11 +418,11 @@ impl Table {
                 if target.0 == 0 {
                     moved += 1;
                 }
-                cluster[target.1] = key;
-                data_mut(cluster, target.1).copy_from_slice(e);
+                self.words[to + target.1].store(key, Relaxed);
+                self.set_data(to, target.1, e);
             }
         }
-        self.used = moved;
+        self.used.store(moved, Relaxed);
     }
 
     /// Asks the CPU to bring the cluster of board key `key` into the cache
@@ -313,8 +447,9 @@ impl Table {
     /// unsolved entries of other hands stored from plies up to `ply` give
     /// (see [`Lookup`]).
     pub fn lookup_with_floors(&self, key: u64, hand: PackedHand, ply: usize) -> Lookup {
+        let key = stored_key(key);
         let start = self.cluster_start(key);
-        let cluster = &self.words[start..start + CLUSTER * WORDS];
+        let _lock = self.lock(start);
         let mut exact = None;
         let mut proof = None;
         let (mut pn_floor, mut dn_floor) = (0, 0);
@@ -322,18 +457,18 @@ impl Table {
         let mut bound = 0;
         let ply = (ply as u64).min(DEPTH_MASK);
         for slot in 0..CLUSTER {
-            if cluster[slot] != key {
+            if self.key_at(start, slot) != key {
                 continue;
             }
-            let e = data(cluster, slot);
+            let e = self.data(start, slot);
             if !self.live(e[2]) {
                 continue;
             }
-            let h = entry_hand(e);
+            let h = entry_hand(&e);
             if hand.is_subset_of(h) {
-                bound = bound.max(entry_bound(e));
+                bound = bound.max(entry_bound(&e));
             }
-            let found = unpack(e);
+            let found = unpack(&e);
             if found.pn == 0 && h.is_subset_of(hand) {
                 if proof.is_none_or(|p: Found| found.len < p.len) {
                     proof = Some(found);
@@ -374,18 +509,19 @@ impl Table {
     /// (board key and hand) with the entry's numbers: the way up the table
     /// that double-count elimination follows.
     pub fn parent(&self, key: u64, hand: PackedHand) -> Option<ParentLink> {
+        let key = stored_key(key);
         let start = self.cluster_start(key);
-        let cluster = &self.words[start..start + CLUSTER * WORDS];
+        let _lock = self.lock(start);
         for slot in 0..CLUSTER {
-            if cluster[slot] != key {
+            if self.key_at(start, slot) != key {
                 continue;
             }
-            let e = data(cluster, slot);
+            let e = self.data(start, slot);
             let link = (e[0] & PARENT_LINK_MASK) as u8;
-            if !self.live(e[2]) || entry_hand(e) != hand || link & PARENT_VALID == 0 {
+            if !self.live(e[2]) || entry_hand(&e) != hand || link & PARENT_VALID == 0 {
                 continue;
             }
-            let found = unpack(e);
+            let found = unpack(&e);
             return Some(ParentLink {
                 board: e[3],
                 hand: parent_hand(hand, link),
@@ -408,7 +544,7 @@ impl Table {
     /// own (in the place of its dn); the unsolved entries a proof makes
     /// redundant stay while they hold one.
     pub fn store(
-        &mut self,
+        &self,
         key: u64,
         hand: PackedHand,
         found: Found,
@@ -422,29 +558,33 @@ impl Table {
             "a proof with dn {}",
             found.dn
         );
-        if self.active < self.clusters && self.used * GROW_LOAD_DIV > self.active * CLUSTER {
+        let shared = self.shared.load(Relaxed);
+        if !shared && self.growth_due() {
             self.grow();
         }
+        let key = stored_key(key);
         let start = self.cluster_start(key);
+        let lock = self.lock(start);
         let amount = amount.clamp(1, AMOUNT_MASK);
         let generation = self.generation;
         let live = |w: u64| is_live(w, generation);
-        let mut used = self.used;
-        let cluster = &mut self.words[start..start + CLUSTER * WORDS];
+        // Entries freed (-1 each) and taken (+1).
+        let mut added = 0isize;
         let mut target = None;
         let mut weakest = (u64::MAX, 0);
         for slot in 0..CLUSTER {
-            let same_board = cluster[slot] == key;
-            let e = data_mut(cluster, slot);
+            let same_board = self.key_at(start, slot) == key;
+            let mut e = self.data(start, slot);
             let in_use = live(e[2]);
             if same_board && in_use {
-                let h = entry_hand(e);
+                let h = entry_hand(&e);
                 if h == hand {
-                    let old = unpack(e);
+                    let old = unpack(&e);
                     if old.pn == 0 && found.pn != 0 && found.dn != 0 && found.len > 0 {
                         // A proof keeps the bound beside its length.
-                        let bound = entry_bound(e).max(found.len);
+                        let bound = entry_bound(&e).max(found.len);
                         e[1] = u64::from(bound) << 32;
+                        self.set_data(start, slot, &e);
                         return;
                     }
                     if (old.pn == 0 || old.dn == 0) && found.pn != 0 && found.dn != 0 {
@@ -454,13 +594,14 @@ impl Table {
                     target = Some(slot);
                     continue;
                 }
-                let old = unpack(e);
+                let old = unpack(&e);
                 let redundant =
-                    (found.pn == 0 && hand.is_subset_of(h) && old.pn != 0 && entry_bound(e) == 0)
+                    (found.pn == 0 && hand.is_subset_of(h) && old.pn != 0 && entry_bound(&e) == 0)
                         || (found.dn == 0 && h.is_subset_of(hand) && old.dn != 0);
                 if redundant {
-                    e.fill(0);
-                    used -= 1;
+                    e = [0; WORDS - 1];
+                    self.set_data(start, slot, &e);
+                    added -= 1;
                 }
             }
             let a = if live(e[2]) { entry_amount(e[2]) } else { 0 };
@@ -469,17 +610,19 @@ impl Table {
             }
         }
         let slot = target.unwrap_or(weakest.1);
-        cluster[slot] = key;
-        let e = data_mut(cluster, slot);
+        // The first key word keeps the lock's bit while it is held.
+        let lock_bit = if slot == 0 { lock.held } else { 0 };
+        self.words[start + slot].store(key | lock_bit, Relaxed);
+        let mut e = self.data(start, slot);
         if !live(e[2]) {
-            used += 1;
+            added += 1;
         }
-        self.used = used;
+        self.count_entries(added, shared);
         e[0] = hand.0 | u64::from(parent_link(hand, parent, found));
         e[3] = parent.map_or(0, |(board, _)| board);
-        let old = unpack(e);
+        let old = unpack(&e);
         let same = target.is_some() && live(e[2]);
-        let old_bound = if same { entry_bound(e) } else { 0 };
+        let old_bound = if same { entry_bound(&e) } else { 0 };
         let len = if same && old.pn == 0 && found.pn == 0 {
             found.len.min(old.len)
         } else if found.pn != 0 && found.dn != 0 {
@@ -502,11 +645,31 @@ impl Table {
         };
         e[1] = found.pn as u64 | (dn as u64) << 32;
         e[2] = len | amount << AMOUNT_SHIFT | depth << DEPTH_SHIFT | generation << GENERATION_SHIFT;
+        self.set_data(start, slot, &e);
+    }
+
+    /// Adds `added` (entries taken less entries freed) to the count of live
+    /// entries: by one atomic addition when the table is shared.
+    #[inline]
+    fn count_entries(&self, added: isize, shared: bool) {
+        if added == 0 {
+            return;
+        }
+        if shared {
+            if added > 0 {
+                self.used.fetch_add(added.unsigned_abs(), Relaxed);
+            } else {
+                self.used.fetch_sub(added.unsigned_abs(), Relaxed);
+            }
+        } else {
+            let used = self.used.load(Relaxed).wrapping_add_signed(added);
+            self.used.store(used, Relaxed);
+        }
     }
 
     /// Permille of the entries in use.
     pub fn hashfull(&self) -> usize {
-        self.used * 1000 / (self.clusters * CLUSTER)
+        self.used.load(Relaxed) * 1000 / (self.clusters * CLUSTER)
     }
 }
 
@@ -590,19 +753,12 @@ fn cluster_index(key: u64, clusters: usize) -> usize {
     ((key as u128 * clusters as u128) >> 64) as usize
 }
 
-/// The four data words (hand and parent link, numbers, length and amount,
-/// parent's board key) of `slot`: the cluster holds its keys first (one
-/// cache line to scan), then the data.
+/// The index in a cluster of the four data words (hand and parent link,
+/// numbers, length and amount, parent's board key) of `slot`: the cluster
+/// holds its keys first (one cache line to scan), then the data.
 #[inline]
-fn data(cluster: &[u64], slot: usize) -> &[u64] {
-    let i = CLUSTER + slot * (WORDS - 1);
-    &cluster[i..i + WORDS - 1]
-}
-
-#[inline]
-fn data_mut(cluster: &mut [u64], slot: usize) -> &mut [u64] {
-    let i = CLUSTER + slot * (WORDS - 1);
-    &mut cluster[i..i + WORDS - 1]
+fn data_index(slot: usize) -> usize {
+    CLUSTER + slot * (WORDS - 1)
 }
 
 #[inline]
@@ -679,7 +835,7 @@ mod tests {
 
     #[test]
     fn proofs_and_disproofs_carry_over_by_superiority() {
-        let mut t = Table::new(1);
+        let t = Table::new(1);
         let g = hand(&[(PieceType::GOLD, 1)]);
         let gs = hand(&[(PieceType::GOLD, 1), (PieceType::SILVER, 1)]);
         let proven = Found {
@@ -704,7 +860,7 @@ mod tests {
 
     #[test]
     fn length_bounds_stay_beside_proofs_and_numbers() {
-        let mut t = Table::new(1);
+        let t = Table::new(1);
         let g = hand(&[(PieceType::GOLD, 1)]);
         let gs = hand(&[(PieceType::GOLD, 1), (PieceType::SILVER, 1)]);
         let bound = |len| Found {
@@ -753,7 +909,7 @@ mod tests {
 
     #[test]
     fn parent_links_give_the_parent_hand() {
-        let mut t = Table::new(1);
+        let t = Table::new(1);
         let g = hand(&[(PieceType::GOLD, 1)]);
         let gs = hand(&[(PieceType::GOLD, 1), (PieceType::SILVER, 1)]);
         let open = Found {
@@ -782,12 +938,53 @@ mod tests {
     }
 
     #[test]
+    fn a_shared_table_never_gives_half_an_entry() {
+        // Two threads store and look up entries of a few keys whose hand
+        // and numbers agree (`x` pawns, pn `x + 1`), so clusters fill and
+        // slots change hands; a lookup that read one entry's hand with
+        // another's numbers would break the agreement.
+        let t = Table::new(1);
+        t.share();
+        let pawns = |x: u64| PackedHand(x << (8 * PieceType::PAWN.index()));
+        let work = |seed: u64| {
+            let mut r = seed;
+            let mut seen = 0;
+            for _ in 0..200_000 {
+                r = r
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let key = 0x5555_0000_0000_0000 | ((r >> 60) << 1);
+                let x = (r >> 40) % 24;
+                let found = Found {
+                    pn: x as u32 + 1,
+                    dn: 5,
+                    len: 0,
+                    hand: pawns(x),
+                };
+                if r >> 39 & 1 == 0 {
+                    t.store(key, pawns(x), found, 1 + (r >> 20) % 50, 0, None);
+                } else if let Some(f) = t.lookup(key, pawns(x)) {
+                    assert_eq!((f.pn, f.dn, f.hand), (x as u32 + 1, 5, pawns(x)));
+                    seen += 1;
+                }
+            }
+            seen
+        };
+        let seen: usize = std::thread::scope(|s| {
+            let a = s.spawn(|| work(1));
+            let b = s.spawn(|| work(2));
+            a.join().unwrap() + b.join().unwrap()
+        });
+        assert!(seen > 1000, "{seen}");
+    }
+
+    #[test]
     fn entries_survive_the_growth_of_the_table() {
         // 32 MiB: half of it in use at first, doubled once it is a quarter
         // full.
         let mut t = Table::new(32);
-        assert!(t.active < t.clusters);
-        let n = t.active * CLUSTER * 3 / 4;
+        assert!(t.active() < t.clusters);
+        let n = t.active() * CLUSTER * 3 / 4;
         let key = |i: usize| (i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         // Pawns only (the low byte holds the parent link).
         let hand_of = |i: usize| PackedHand((i as u64 % 3) << (8 * PieceType::PAWN.index()));
@@ -800,15 +997,18 @@ mod tests {
         for i in 0..n {
             t.store(key(i), hand_of(i), found(i), 1 + i as u64 % 5, 0, None);
         }
-        assert_eq!(t.active, t.clusters);
+        assert_eq!(t.active(), t.clusters);
         let kept = (0..n)
             .filter(|&i| t.lookup(key(i), hand_of(i)) == Some(found(i)))
             .count();
         // Only full clusters before the growth lost entries.
         assert!(kept * 100 > n * 95, "{kept} of {n}");
-        assert_eq!(t.used, kept);
+        assert_eq!(t.used.load(Relaxed), kept);
         t.clear();
-        assert_eq!((t.active, t.used, t.hashfull()), (INITIAL_CLUSTERS, 0, 0));
+        assert_eq!(
+            (t.active(), t.used.load(Relaxed), t.hashfull()),
+            (INITIAL_CLUSTERS, 0, 0)
+        );
         assert_eq!(t.lookup(key(0), PackedHand(0)), None);
     }
 }

@@ -242,11 +242,34 @@ fn a_line_holds_every_defence_only_where_the_defender_resists_longest() {
     let (best, _) = shortest_proven(sfen, &mut table, &control);
     assert_eq!(best, 13);
     let pos = parse_sfen(sfen).unwrap();
-    let dfpn = Dfpn::new(&mut table, pos.side_to_move());
+    let dfpn = Dfpn::new(&table, pos.side_to_move());
     let long = "S*4g 5h4g 9i5i 4h5i G*4i 5i5h 8g6g+ 5h4i 6g4g S*4h G*3h 4i5i 4g4h";
     let short = "S*4g 5h4g 9i5i 4h3h N*2f 3h2g N*3e 2g2f G*1e 2f3f 8g4g+";
     let long: Vec<&str> = long.split(' ').collect();
     let short: Vec<&str> = short.split(' ').collect();
     assert!(holds_every_defence(&dfpn, &pos, &moves_from(&pos, &long)));
     assert!(!holds_every_defence(&dfpn, &pos, &moves_from(&pos, &short)));
+}
+
+#[test]
+fn helpers_from_the_first_poll_give_the_same_answers() {
+    // Two searchers sharing the table from the main one's first poll: the
+    // answers of one searcher (a mate, checked move by move, and a
+    // disproof of 441 k nodes from 飛燕乱舞, session 38).
+    let control = Control::default();
+    control.reset(false);
+    let options = MateOptions {
+        time_ms: Some(60_000),
+        hash_mb: 64,
+        threads: 2,
+        helpers_after_ms: 0,
+        ..MateOptions::default()
+    };
+    let solve2 = |sfen: &str| solve(&parse_sfen(sfen).unwrap(), &options, &control, None);
+    let mate = "1k7/+p3B4/9/1+S+P6/9/3b5/9/9/9 b 2SN2r4gs3n4l16p 1";
+    let (result, nodes) = solve2(mate);
+    assert!(nodes > 2 * dfpn::POLL_INTERVAL, "{nodes}");
+    mate_len_of(mate, result);
+    let nomate = "3s2gn1/g7+N/4lpS1l/4l+P1Pk/3+p1L3/1R4G2/2+p+p2B1+n/5N1p+s/5G2S b Prb10p 87";
+    assert_eq!(solve2(nomate).0, MateResult::NoMate);
 }

@@ -760,6 +760,8 @@ fn go_mate(
         time_ms: time,
         network_delay: options.network_delay,
         hash_mb: options.mate_hash_mb,
+        threads: options.threads.clamp(1, max_useful_threads()),
+        ..crate::mate::MateOptions::default()
     };
     let (r, nodes) = crate::mate::solve(pos, &mate_options, control, Some(out));
     let line = r.usi();

@@ -133,7 +133,7 @@ pub fn declared() -> Vec<OptionDecl> {
         OptionDecl {
             name: "Threads",
             kind: spin(d.threads as i64, 1, MAX_THREADS),
-            help: "Search threads (lazy SMP sharing the hash table); at most one per core is used. On 3x3 also the exact solver's threads (at most 2).",
+            help: "Search threads (lazy SMP sharing the hash table); at most one per core is used. On 3x3 also the exact solver's threads (at most 2). go mate: the df-pn searchers sharing the MateHash table, the helpers joining after a second.",
         },
         OptionDecl {
             name: "MultiPV",
