@@ -20,6 +20,7 @@ use crate::position::Position;
 use crossbeam_channel::{Receiver, Sender};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::Instant;
 
 /// The ε divisors of the helpers, by helper (the main searcher's is
 /// [`super::dfpn`]'s `EPSILON_DIV`, 4): a larger ε lets a searcher stay
@@ -82,6 +83,7 @@ impl Crew {
         if !table.shared_growth_due() {
             return;
         }
+        let t0 = Instant::now();
         self.pause.store(true, Ordering::SeqCst);
         let mut parked = self.parked();
         while *parked < self.running.load(Ordering::SeqCst) {
@@ -90,7 +92,12 @@ impl Crew {
                 .wait(parked)
                 .unwrap_or_else(PoisonError::into_inner);
         }
+        let t1 = t0.elapsed();
         table.grow_if_due();
+        log::debug!(
+            "shared table grown: {t1:?} to park the helpers, {:?} in all",
+            t0.elapsed()
+        );
         self.pause.store(false, Ordering::SeqCst);
         drop(parked);
         self.turn.notify_all();
