@@ -78,6 +78,45 @@ fn populate_limit(range: PageRange, page: usize) -> usize {
     range.bytes.min(free_pages.max(0) as usize / 2 * page)
 }
 
+/// Faults in the pages of `range` (at most half of the system's free
+/// memory) chunk by chunk while `go_on()` holds, as a write would, without
+/// touching their contents. Stops at the first refusal (kernels before
+/// 5.14).
+#[cfg(target_os = "linux")]
+fn populate_range(range: PageRange, mut go_on: impl FnMut() -> bool) {
+    // SAFETY: sysconf only reads a system parameter.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(1) as usize;
+    let limit = populate_limit(range, page);
+    if limit == 0 {
+        return;
+    }
+    let end = range.start + limit;
+    // madvise wants a page-aligned start: the page holding the first byte
+    // belongs to the same mapping.
+    let mut at = range.start - range.start % page;
+    while at < end && go_on() {
+        let len = POPULATE_CHUNK.min(end - at);
+        // SAFETY: MADV_POPULATE_WRITE only faults in the pages of the range
+        // as a write would, without touching their contents; the call
+        // cannot change memory the program sees, whoever owns it.
+        let r = unsafe { libc::madvise(at as *mut libc::c_void, len, libc::MADV_POPULATE_WRITE) };
+        if r != 0 {
+            break;
+        }
+        at += len;
+    }
+}
+
+/// Faults in the pages of `range` now, on this thread (see
+/// [`populate_while`]): the cost of zeroing them is paid here rather than
+/// by whoever touches them first. Without Linux it does nothing.
+pub fn populate(range: PageRange) {
+    #[cfg(target_os = "linux")]
+    populate_range(range, || true);
+    #[cfg(not(target_os = "linux"))]
+    let _ = range;
+}
+
 /// Runs `work` while another thread has the system back `range` with pages,
 /// front to back, a chunk at a time, from `delay` after the start until it
 /// is done or `work` returns (a delay spares short work, which touches only
@@ -102,30 +141,7 @@ pub fn populate_while<R>(
                 if stopped.recv_timeout(delay) != Err(RecvTimeoutError::Timeout) {
                     return;
                 }
-                // SAFETY: sysconf only reads a system parameter.
-                let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(1) as usize;
-                let limit = populate_limit(range, page);
-                if limit == 0 {
-                    return;
-                }
-                let end = range.start + limit;
-                // madvise wants a page-aligned start: the page holding the
-                // first byte belongs to the same mapping.
-                let mut at = range.start - range.start % page;
-                while at < end && stopped.try_recv() == Err(TryRecvError::Empty) {
-                    let len = POPULATE_CHUNK.min(end - at);
-                    // SAFETY: MADV_POPULATE_WRITE only faults in the pages of
-                    // the range as a write would, without touching their
-                    // contents; the call cannot change memory the program
-                    // sees, whoever owns it. A failure ends the helper.
-                    let r = unsafe {
-                        libc::madvise(at as *mut libc::c_void, len, libc::MADV_POPULATE_WRITE)
-                    };
-                    if r != 0 {
-                        break;
-                    }
-                    at += len;
-                }
+                populate_range(range, || stopped.try_recv() == Err(TryRecvError::Empty));
             };
             // Without a thread the work just runs (and pays the zeroing).
             let spawned = std::thread::Builder::new().spawn_scoped(s, helper);

@@ -40,8 +40,6 @@ struct Crew {
     stop: AtomicBool,
     /// A helper solved the root (its value is in the table).
     solved: AtomicBool,
-    /// The ply cap cut a path of a helper (its disproofs are not trusted).
-    capped: AtomicBool,
     /// The helpers' nodes so far (each adds its own at every poll).
     nodes: AtomicU64,
     /// Helpers started and not yet returned.
@@ -83,6 +81,8 @@ impl Crew {
         if !table.shared_growth_due() {
             return;
         }
+        // The system zeroes the new pages while the helpers search on.
+        crate::prefetch::populate(table.next_growth_memory());
         let t0 = Instant::now();
         self.pause.store(true, Ordering::SeqCst);
         let mut parked = self.parked();
@@ -180,19 +180,42 @@ impl Poll for HelperPoll<'_> {
     }
 }
 
+/// Calls [`Crew::finish`] when dropped: the helpers end even if the main
+/// searcher's part panics (they would wait for their start forever).
+struct FinishOnDrop<'c>(&'c Crew);
+
+impl Drop for FinishOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.finish();
+    }
+}
+
+/// Calls [`Crew::retire`] when dropped: a helper that started counts as
+/// running until it returns or panics (the main searcher would wait for it
+/// to park forever).
+struct RetireOnDrop<'c>(&'c Crew);
+
+impl Drop for RetireOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.retire();
+    }
+}
+
 /// Proves or disproves `pos` (the root, ply 0) with `dfpn`, helped by
 /// `options.threads - 1` helpers once it has run long enough; returns the
-/// root's value. Afterwards `dfpn.nodes` counts the helpers' nodes too,
-/// and `dfpn.capped` tells whether the ply cap cut a path of any searcher.
+/// root's value and the helpers' nodes (`dfpn.nodes` counts the main
+/// searcher's only: the line shortening's budget is a multiple of them).
+/// A helper's disproof cut by the ply cap does not end the proof: it is
+/// not stored (see `Dfpn::capped`), and the main searcher goes on.
 pub(super) fn prove_root(
     dfpn: &mut Dfpn<'_>,
     pos: &Position,
     options: &MateOptions,
     clock: &mut Clock<'_>,
-) -> NodeValue {
+) -> (NodeValue, u64) {
     let helpers = options.threads.saturating_sub(1);
     if helpers == 0 {
-        return dfpn.mid(pos, 0, INF, INF, clock);
+        return (dfpn.mid(pos, 0, INF, INF, clock), 0);
     }
     let (go, wait) = crossbeam_channel::bounded(helpers);
     let crew = Crew {
@@ -202,7 +225,6 @@ pub(super) fn prove_root(
         started: AtomicBool::new(false),
         stop: AtomicBool::new(false),
         solved: AtomicBool::new(false),
-        capped: AtomicBool::new(false),
         nodes: AtomicU64::new(0),
         running: AtomicUsize::new(0),
         pause: AtomicBool::new(false),
@@ -211,6 +233,7 @@ pub(super) fn prove_root(
     };
     let table = dfpn.table;
     let mut root = std::thread::scope(|s| {
+        let _finish = FinishOnDrop(&crew);
         for id in 0..helpers {
             let (crew, wait) = (&crew, wait.clone());
             std::thread::Builder::new()
@@ -223,9 +246,7 @@ pub(super) fn prove_root(
             clock: &mut *clock,
             crew: &crew,
         };
-        let root = dfpn.mid(pos, 0, INF, INF, &mut poll);
-        crew.finish();
-        root
+        dfpn.mid(pos, 0, INF, INF, &mut poll)
     });
     table.stop_sharing();
     if crew.solved.load(Ordering::Acquire) && !root.is_terminal() {
@@ -234,9 +255,7 @@ pub(super) fn prove_root(
         dfpn.stopped = false;
         root = dfpn.mid(pos, 0, INF, INF, clock);
     }
-    dfpn.nodes += crew.nodes.load(Ordering::Relaxed);
-    dfpn.capped |= crew.capped.load(Ordering::Relaxed);
-    root
+    (root, crew.nodes.load(Ordering::Relaxed))
 }
 
 /// A helper: waits for its start, then searches the root with its own ε
@@ -245,17 +264,15 @@ fn help(table: &Table, pos: &Position, crew: &Crew, wait: &Receiver<()>, id: usi
     if wait.recv().is_err() {
         return;
     }
+    let _retire = RetireOnDrop(crew);
     let mut dfpn = Dfpn::new(table, pos.side_to_move());
     dfpn.use_large_cache();
     dfpn.set_epsilon_div(HELPER_EPSILON_DIVS[id % HELPER_EPSILON_DIVS.len()]);
     let mut poll = HelperPoll { crew, added: 0 };
     let root = dfpn.mid(pos, 0, INF, INF, &mut poll);
     poll.add_nodes(dfpn.nodes);
-    crew.retire();
-    if dfpn.capped {
-        crew.capped.store(true, Ordering::Relaxed);
-    }
-    if !dfpn.stopped && root.is_terminal() {
+    let solved = root.pn == 0 || (root.dn == 0 && !dfpn.capped);
+    if !dfpn.stopped && solved {
         crew.solved.store(true, Ordering::Release);
     }
 }

@@ -99,8 +99,8 @@ const POSITION_SHARE_DIV: u64 = 8;
 /// (the rest is for the line of the known lengths, if it runs out).
 const EXACT_LINE_SHARE_PERCENT: u64 = 60;
 /// Milliseconds a proof runs alone before its helpers join (with
-/// `Threads` above 1): most problems are solved by then, and a shared
-/// table uses its whole allocation at once (see [`Table::share`]).
+/// `Threads` above 1): most problems are solved by then, without the
+/// cluster locks of a shared table (see [`Table::share`]).
 pub const HELPERS_AFTER_MS: u64 = 1000;
 
 /// The outcome of a mate search.
@@ -169,6 +169,9 @@ struct Clock<'a> {
     /// Whether `stop` and the deadline are ignored (while the line of a
     /// proven mate is extracted).
     finishing: bool,
+    /// Nodes of the proof's helpers, added to the searcher's in the `info`
+    /// lines once the proof is over.
+    helper_nodes: u64,
 }
 
 impl Clock<'_> {
@@ -177,6 +180,7 @@ impl Clock<'_> {
     }
 
     fn info(&self, nodes: u64, table: &Table) -> String {
+        let nodes = nodes + self.helper_nodes;
         let ms = self.start.elapsed().as_millis().max(1);
         format!(
             "info time {ms} nodes {nodes} nps {} hashfull {}",
@@ -285,6 +289,7 @@ fn run(
         out,
         node_limit: u64::MAX,
         finishing: false,
+        helper_nodes: 0,
     };
     // One table serves every search (one at a time; a search that finds it
     // busy makes its own).
@@ -308,7 +313,7 @@ fn run(
     // 飛燕乱舞 after 80 plies with Threads 2 on 2 cores, perf), where the
     // searchers fault in only the pages they touch.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if options.threads >= cores {
+    if options.threads > 1 && options.threads >= cores {
         return prove(table, pos, options, &mut clock, out);
     }
     let memory = table.memory();
@@ -328,13 +333,15 @@ fn prove(
 ) -> (MateResult, u64) {
     let mut dfpn = Dfpn::new(table, pos.side_to_move());
     dfpn.use_large_cache();
-    let root = crew::prove_root(&mut dfpn, pos, options, clock);
+    let (root, helper_nodes) = crew::prove_root(&mut dfpn, pos, options, clock);
+    clock.helper_nodes = helper_nodes;
     let result = if root.pn == 0 {
         if let Some(out) = out {
             let ms = clock.start.elapsed().as_millis();
             let _ = out.send(format!(
                 "info string mate of {} plies proven at {} nodes in {ms} ms",
-                root.len, dfpn.nodes
+                root.len,
+                dfpn.nodes + helper_nodes
             ));
         }
         // The proof's line while its entries are fresh, whatever the time:
@@ -374,7 +381,7 @@ fn prove(
     if let Some(out) = out {
         let _ = out.send(clock.info(dfpn.nodes, dfpn.table));
     }
-    (result, dfpn.nodes)
+    (result, dfpn.nodes + helper_nodes)
 }
 
 /// The main line when the shortest mate's length is proven (see

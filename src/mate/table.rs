@@ -8,7 +8,7 @@
 //!   a fixed set of pieces, has fewer);
 //! - a position disproven with hand `H` is disproven with any hand `H' ⊆ H`.
 //!
-//! The table is one `Vec<u64>` allocated zeroed (the pages are only touched
+//! The table is one array of words allocated zeroed (the pages are only touched
 //! when used). A cluster holds its eight board keys first (one cache line
 //! to scan), then per entry four words: packed hand (its free low byte the
 //! parent link, see [`Table::parent`]), `pn | dn << 32`,
@@ -165,8 +165,11 @@ pub struct Table {
 }
 
 /// The lock bit of a cluster, in its first key word; stored board keys
-/// leave it clear.
+/// leave it clear (so boards whose keys differ in that bit alone share
+/// their entries: one chance in 2^63 a pair).
 const LOCK_BIT: u64 = 1;
+/// Spins on a held cluster lock between two yields of the core.
+const SPINS_BEFORE_YIELD: u32 = 256;
 
 /// A cluster's lock, held until dropped (a no-op for a table used by one
 /// searcher).
@@ -185,6 +188,10 @@ impl Drop for ClusterLock<'_> {
         }
     }
 }
+
+// The conversion in `zeroed_words` needs `u64`'s alignment to be
+// `AtomicU64`'s (true on x86-64; not on every 32-bit target).
+const _: () = assert!(std::mem::align_of::<u64>() == std::mem::align_of::<AtomicU64>());
 
 /// `count` zeroed words, from the system's zeroed pages (not written here).
 fn zeroed_words(count: usize) -> Box<[AtomicU64]> {
@@ -276,13 +283,15 @@ impl Table {
 
     /// Readies the table for several searchers: a cluster's lock is taken
     /// at every access from now on, and the table no longer grows by itself
-    /// (see [`grow_if_due`](Self::grow_if_due)). The caller makes sure no
-    /// other searcher uses the table during the call.
+    /// (see [`grow_if_due`](Self::grow_if_due)). Requirement: no other
+    /// searcher uses the table during the call (one that did might read
+    /// an entry half written).
     pub fn share(&self) {
         self.shared.store(true, Relaxed);
     }
 
-    /// Undoes [`share`](Self::share) once the table has one searcher again.
+    /// Undoes [`share`](Self::share). Requirement: the table has one
+    /// searcher again.
     pub fn stop_sharing(&self) {
         self.shared.store(false, Relaxed);
     }
@@ -299,8 +308,18 @@ impl Table {
         self.shared.load(Relaxed) && self.growth_due()
     }
 
-    /// Doubles the clusters in use if due. The caller makes sure no other
-    /// searcher uses the table during the call.
+    /// The memory the next growth moves entries into (empty at full size):
+    /// a shared table's pages are faulted in there before the helpers stop
+    /// for the growth, so they do not wait for the system to zero them.
+    pub fn next_growth_memory(&self) -> crate::prefetch::PageRange {
+        let old = self.active();
+        let new = (old * 2).min(self.clusters);
+        crate::prefetch::PageRange::of(&self.words[self.cluster_at(old)..self.cluster_at(new)])
+    }
+
+    /// Doubles the clusters in use if due. Requirement: no other searcher
+    /// uses the table during the call (the entries move: a lookup meanwhile
+    /// could miss a proof, or a store be lost).
     pub fn grow_if_due(&self) {
         if self.growth_due() {
             self.grow();
@@ -315,9 +334,16 @@ impl Table {
         if !self.shared.load(Relaxed) {
             return ClusterLock { first_key, held: 0 };
         }
+        let mut spins = 0u32;
         while first_key.fetch_or(LOCK_BIT, std::sync::atomic::Ordering::Acquire) & LOCK_BIT != 0 {
             while first_key.load(Relaxed) & LOCK_BIT != 0 {
-                std::hint::spin_loop();
+                spins += 1;
+                if spins.is_multiple_of(SPINS_BEFORE_YIELD) {
+                    // The holder may have lost its core.
+                    std::thread::yield_now();
+                } else {
+                    std::hint::spin_loop();
+                }
             }
         }
         ClusterLock {

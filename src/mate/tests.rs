@@ -95,6 +95,7 @@ fn shortest_proven(sfen: &str, table: &mut Table, control: &Control) -> (usize, 
         out: None,
         node_limit: u64::MAX,
         finishing: false,
+        helper_nodes: 0,
     };
     let mut dfpn = Dfpn::new(table, pos.side_to_move());
     let root = dfpn.mid(&pos, 0, INF, INF, &mut clock);
