@@ -6,9 +6,9 @@
 //! ([`HELPER_EPSILON_DIVS`]): the searchers go different ways through the
 //! tree and find each other's results in the table. When the table should
 //! grow, the main searcher pauses the helpers at their next poll and grows
-//! it alone. The first searcher to
-//! solve the root stops the others; a root a helper solved is read from the
-//! table by the main searcher, which alone then finds the answer line.
+//! it alone. The first searcher to solve the root stops the others; a root
+//! a helper solved is read from the table by the main searcher, which alone
+//! then finds the answer line.
 //! Every value a searcher stores holds whatever path leads to it (a
 //! disproof through repetition is stored only where its cycle lies below
 //! it), so what one stores serves the others.
@@ -36,9 +36,6 @@ struct Crew {
     /// proof ends before they start.
     go: Mutex<Option<Sender<()>>>,
     helpers: usize,
-    /// Milliseconds from the start of the proof to the helpers' start.
-    after_ms: u128,
-    started: AtomicBool,
     /// Set when the proof ends: the helpers return.
     stop: AtomicBool,
     /// A helper solved the root (its value is in the table).
@@ -57,14 +54,9 @@ struct Crew {
 }
 
 impl Crew {
-    /// Starts the helpers once the proof has run `after_ms`: shares the
-    /// table first (the helpers wait on their signal, so only the main
-    /// searcher, the caller, uses it now).
-    fn start_when_due(&self, now_ms: u128, table: &Table) {
-        if self.started.load(Ordering::Relaxed) || now_ms < self.after_ms {
-            return;
-        }
-        self.started.store(true, Ordering::Relaxed);
+    /// Starts the helpers: shares the table first (the helpers wait on their
+    /// signal, so only the main searcher, the caller, uses it now).
+    fn start(&self, table: &Table) {
         table.share();
         let go = self.go.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(go) = go.as_ref() {
@@ -147,12 +139,18 @@ impl Crew {
 struct MainPoll<'c, 'k, 'a> {
     clock: &'k mut Clock<'a>,
     crew: &'c Crew,
+    /// Milliseconds from the start of the proof to the helpers' start
+    /// (`None` once they started).
+    start_at_ms: Option<u128>,
 }
 
 impl Poll for MainPoll<'_, '_, '_> {
     fn poll(&mut self, nodes: u64, table: &Table) -> bool {
         let now = self.clock.start.elapsed().as_millis();
-        self.crew.start_when_due(now, table);
+        if self.start_at_ms.is_some_and(|at| now >= at) {
+            self.start_at_ms = None;
+            self.crew.start(table);
+        }
         self.crew.grow_table(table);
         let nodes = nodes + self.crew.nodes.load(Ordering::Relaxed);
         self.clock.poll(nodes, table) || self.crew.solved.load(Ordering::Acquire)
@@ -224,8 +222,6 @@ pub(super) fn prove_root(
     let crew = Crew {
         go: Mutex::new(Some(go)),
         helpers,
-        after_ms: u128::from(options.helpers_after_ms),
-        started: AtomicBool::new(false),
         stop: AtomicBool::new(false),
         solved: AtomicBool::new(false),
         nodes: AtomicU64::new(0),
@@ -248,6 +244,7 @@ pub(super) fn prove_root(
         let mut poll = MainPoll {
             clock: &mut *clock,
             crew: &crew,
+            start_at_ms: Some(u128::from(options.helpers_after_ms)),
         };
         dfpn.mid(pos, 0, INF, INF, &mut poll)
     });

@@ -36,7 +36,8 @@
 use crate::position::{Hand, Position};
 use crate::types::{Color, PieceType};
 use crate::zobrist;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::Ordering::{self, Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 
 /// Proof or disproof number meaning "infinite" (the other number is 0).
 pub const INF: u32 = u32::MAX;
@@ -183,8 +184,7 @@ struct ClusterLock<'a> {
 impl Drop for ClusterLock<'_> {
     fn drop(&mut self) {
         if self.held != 0 {
-            self.first_key
-                .fetch_and(!LOCK_BIT, std::sync::atomic::Ordering::Release);
+            self.first_key.fetch_and(!LOCK_BIT, Ordering::Release);
         }
     }
 }
@@ -335,7 +335,7 @@ impl Table {
             return ClusterLock { first_key, held: 0 };
         }
         let mut spins = 0u32;
-        while first_key.fetch_or(LOCK_BIT, std::sync::atomic::Ordering::Acquire) & LOCK_BIT != 0 {
+        while first_key.fetch_or(LOCK_BIT, Ordering::Acquire) & LOCK_BIT != 0 {
             while first_key.load(Relaxed) & LOCK_BIT != 0 {
                 spins += 1;
                 if spins.is_multiple_of(SPINS_BEFORE_YIELD) {
@@ -585,8 +585,8 @@ impl Table {
             found.dn
         );
         let shared = self.shared.load(Relaxed);
-        if !shared && self.growth_due() {
-            self.grow();
+        if !shared {
+            self.grow_if_due();
         }
         let key = stored_key(key);
         let start = self.cluster_start(key);
