@@ -335,6 +335,21 @@ const fn build_rays() -> [[Bitboard; SQUARE_COUNT]; 8] {
     t
 }
 
+/// Empty-board attacks of the sliders, by square: `[0]` the bishop's
+/// (the diagonal rays), `[1]` the rook's (the orthogonal ones).
+static SLIDER_PSEUDO: [[Bitboard; SQUARE_COUNT]; 2] = build_slider_pseudo();
+
+const fn build_slider_pseudo() -> [[Bitboard; SQUARE_COUNT]; 2] {
+    let mut t = [[Bitboard::EMPTY; SQUARE_COUNT]; 2];
+    let mut sq = 0;
+    while sq < SQUARE_COUNT {
+        t[0][sq] = Bitboard(ray(sq, 2) | ray(sq, 3) | ray(sq, 6) | ray(sq, 7));
+        t[1][sq] = Bitboard(ray(sq, 0) | ray(sq, 1) | ray(sq, 4) | ray(sq, 5));
+        sq += 1;
+    }
+    t
+}
+
 /// Squares strictly between two squares on a line (empty if not aligned).
 static BETWEEN: [[Bitboard; SQUARE_COUNT]; SQUARE_COUNT] = build_between(false);
 /// The whole line through two aligned squares (empty if not aligned).
@@ -467,15 +482,13 @@ pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
 /// Bishop attacks on an empty board.
 #[inline]
 pub fn bishop_pseudo_attacks(sq: Square) -> Bitboard {
-    let s = sq.index();
-    RAYS[2][s] | RAYS[3][s] | RAYS[6][s] | RAYS[7][s]
+    SLIDER_PSEUDO[0][sq.index()]
 }
 
 /// Rook attacks on an empty board.
 #[inline]
 pub fn rook_pseudo_attacks(sq: Square) -> Bitboard {
-    let s = sq.index();
-    RAYS[0][s] | RAYS[1][s] | RAYS[4][s] | RAYS[5][s]
+    SLIDER_PSEUDO[1][sq.index()]
 }
 
 /// Squares strictly between `a` and `b` if they share a line, else empty.

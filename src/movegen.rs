@@ -147,29 +147,26 @@ struct CheckSink<'a> {
 impl Sink for CheckSink<'_> {
     #[inline]
     fn board(&mut self, from: Square, to: Bitboard, promote: bool) {
-        for sq in to {
-            let m = Move::normal(from, sq, promote);
-            if self.info.gives_check(self.pos, m) {
-                self.list.push(m);
-            }
-        }
+        let pt = self.pos.piece_on(from).piece_type();
+        let pt = if promote { pt.promoted() } else { pt };
+        self.list
+            .board(from, self.info.checking(pt, from, to), promote);
     }
 
     #[inline]
     fn pawns(&mut self, us: Color, to: Bitboard, promote: bool) {
-        for sq in to {
-            let m = Move::normal(pawn_origin(us, sq), sq, promote);
-            if self.info.gives_check(self.pos, m) {
-                self.list.push(m);
-            }
-        }
+        let pt = if promote {
+            PieceType::PRO_PAWN
+        } else {
+            PieceType::PAWN
+        };
+        self.list
+            .pawns(us, self.info.checking_pawn_steps(us, pt, to), promote);
     }
 
     #[inline]
     fn drops(&mut self, pt: PieceType, to: Bitboard) {
-        for sq in self.info.checking_drops(pt, to) {
-            self.list.push(Move::drop(pt, sq));
-        }
+        self.list.drops(pt, self.info.checking_drops(pt, to));
     }
 }
 

@@ -364,6 +364,18 @@ impl Table {
         stored_key(self.words[start + slot].load(Relaxed))
     }
 
+    /// The slots of the cluster at `start` whose board key is `key` (a
+    /// stored key), one bit each: the keys are compared without a branch,
+    /// and only the matching entries' data is read.
+    #[inline]
+    fn slots_of(&self, start: usize, key: u64) -> u32 {
+        let mut slots = 0;
+        for slot in 0..CLUSTER {
+            slots |= u32::from(self.key_at(start, slot) == key) << slot;
+        }
+        slots
+    }
+
     /// The four data words of `slot` of the cluster at `start` (see
     /// [`data_index`]).
     #[inline]
@@ -482,10 +494,10 @@ impl Table {
         let mut old = false;
         let mut bound = 0;
         let ply = (ply as u64).min(DEPTH_MASK);
-        for slot in 0..CLUSTER {
-            if self.key_at(start, slot) != key {
-                continue;
-            }
+        let mut slots = self.slots_of(start, key);
+        while slots != 0 {
+            let slot = slots.trailing_zeros() as usize;
+            slots &= slots - 1;
             let e = self.data(start, slot);
             if !self.live(e[2]) {
                 continue;
@@ -538,10 +550,10 @@ impl Table {
         let key = stored_key(key);
         let start = self.cluster_start(key);
         let _lock = self.lock(start);
-        for slot in 0..CLUSTER {
-            if self.key_at(start, slot) != key {
-                continue;
-            }
+        let mut slots = self.slots_of(start, key);
+        while slots != 0 {
+            let slot = slots.trailing_zeros() as usize;
+            slots &= slots - 1;
             let e = self.data(start, slot);
             let link = (e[0] & PARENT_LINK_MASK) as u8;
             if !self.live(e[2]) || entry_hand(&e) != hand || link & PARENT_VALID == 0 {
