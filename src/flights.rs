@@ -48,12 +48,7 @@ impl Flights {
         };
         let occupied = pos.occupied().without(king);
         let near = bitboard::king_attacks(king) & pos.kind().mask() & !pos.pieces(defender);
-        let mut safe = Bitboard::EMPTY;
-        for s in near {
-            if !pos.is_attacked(s, attacker, occupied) {
-                safe = safe.with(s);
-            }
-        }
+        let safe = near.and_not(pos.attacked_among(near, attacker, occupied));
         Flights { safe, occupied }
     }
 

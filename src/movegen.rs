@@ -223,9 +223,71 @@ pub fn legal_moves_and_checks(
 /// Number of legal moves of the side to move.
 #[inline(always)]
 pub fn count_legal_moves(pos: &Position) -> usize {
+    if let Some(k) = pos.king_square(pos.side_to_move())
+        && pos.checkers().any()
+    {
+        return count_evasions(pos, k, pos.checkers());
+    }
     let mut counter = Counter(0);
     generate(pos, &mut counter);
     counter.0
+}
+
+/// [`count_legal_moves`] of a side in check (king on `k`, checked by
+/// `checkers`), square by square instead of piece by piece: the king's
+/// steps, then for each square that takes the checker or blocks its line
+/// the pieces that reach it (each with its promotion choices), and the drops
+/// on the line. A pinned piece can neither take the checker nor block (its
+/// line to the king is not the checker's), but it is counted the
+/// generator's way all the same.
+#[inline(always)]
+fn count_evasions(pos: &Position, k: Square, checkers: Bitboard) -> usize {
+    let mut counter = Counter(0);
+    king_moves(pos, k, &mut counter);
+    let Some(checker) = checkers.first() else {
+        return counter.0;
+    };
+    if checkers.more_than_one() {
+        return counter.0;
+    }
+    let us = pos.side_to_move();
+    let occupied = pos.occupied();
+    let block = bitboard::between(k, checker);
+    let targets = block.with(checker);
+    let pinned = pos.pinned(us);
+    let movers = pos.pieces(us).and_not(pinned).without(k);
+    for to in targets {
+        for from in pos.attackers_to(to, us, occupied) & movers {
+            counter.0 += move_choices(pos, from, to);
+        }
+    }
+    for from in pinned {
+        let pt = pos.piece_on(from).piece_type();
+        let to = bitboard::attacks(us, pt, from, occupied) & targets & bitboard::line(k, from);
+        for to in to {
+            counter.0 += move_choices(pos, from, to);
+        }
+    }
+    if block.any() && !pos.hand(us).is_empty() {
+        drops(pos, block, &mut counter);
+    }
+    counter.0
+}
+
+/// The number of legal moves of the piece on `from` to `to` (a square it
+/// reaches): with and without promotion where each is allowed.
+#[inline(always)]
+fn move_choices(pos: &Position, from: Square, to: Square) -> usize {
+    let pt = pos.piece_on(from).piece_type();
+    if !pt.can_promote() {
+        return 1;
+    }
+    let us = pos.side_to_move();
+    let kind = pos.kind();
+    let zone = kind.zone(us);
+    let promote = zone.has(from) || zone.has(to);
+    let stay = !kind.dead_squares(us, pt).has(to);
+    usize::from(promote) + usize::from(stay)
 }
 
 /// Whether the side to move has at least one legal move.
@@ -362,12 +424,7 @@ fn king_moves<S: Sink>(pos: &Position, k: Square, sink: &mut S) {
     let targets = bitboard::king_attacks(k) & pos.kind().mask() & !pos.pieces(us);
     // The king must not hide behind itself from a slider: look through it.
     let occupied = pos.occupied().without(k);
-    let mut safe = Bitboard::EMPTY;
-    for to in targets {
-        if !pos.is_attacked(to, them, occupied) {
-            safe = safe.with(to);
-        }
-    }
+    let safe = targets.and_not(pos.attacked_among(targets, them, occupied));
     sink.board(k, safe, false);
 }
 
@@ -576,6 +633,53 @@ mod tests {
             }
         }
         assert!(checked > 1000, "{checked}");
+    }
+
+    #[test]
+    fn evasions_are_counted_as_the_generator_counts_them() {
+        // Random playouts (a fixed LCG) from the tsume benchmark's game
+        // positions, the bench positions and small boards; at each position
+        // every check is played and the replies counted both ways.
+        let games = include_str!("../tests/data/tsume-games.tsv");
+        let mut starts: Vec<&str> = games
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .filter_map(|l| l.split('\t').nth(2))
+            .collect();
+        starts.extend(crate::search::BENCH_POSITIONS.iter());
+        starts.extend([
+            crate::rules::BoardKind::Mini.start_sfen(),
+            "npk/3/KPN b - 1",
+            "lk1/3/1KL b Nn 1",
+            "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1",
+        ]);
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut checked = 0;
+        for sfen in starts {
+            let mut pos = sfen::parse_sfen(sfen).unwrap();
+            for _ in 0..24 {
+                let mut list = MoveList::new();
+                legal_moves(&pos, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                for &m in list.iter() {
+                    let child = pos.play(m);
+                    if !child.in_check() {
+                        continue;
+                    }
+                    let mut counter = Counter(0);
+                    generate(&child, &mut counter);
+                    assert_eq!(count_legal_moves(&child), counter.0, "{child:?}");
+                    checked += 1;
+                }
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                pos = pos.play(list.as_slice()[(seed >> 33) as usize % list.len()]);
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 
     #[test]
