@@ -350,6 +350,58 @@ const fn build_slider_pseudo() -> [[Bitboard; SQUARE_COUNT]; 2] {
     t
 }
 
+/// Squares within a king's distance of 2 (`[0]`), 3 (`[1]`) and 4 (`[2]`)
+/// of each square (itself included): where a piece must stand to reach a
+/// square near it in one step (see [`near_steppers`], [`near_knights`] and
+/// [`near_knight_checks`]).
+static NEAR: [[Bitboard; SQUARE_COUNT]; 3] = build_near();
+
+const fn build_near() -> [[Bitboard; SQUARE_COUNT]; 3] {
+    let mut t = [[Bitboard::EMPTY; SQUARE_COUNT]; 3];
+    let grid = 9;
+    let mut sq = 0;
+    while sq < SQUARE_COUNT {
+        let mut other = 0;
+        while other < SQUARE_COUNT {
+            let df = (sq / grid).abs_diff(other / grid);
+            let dr = (sq % grid).abs_diff(other % grid);
+            let d = if df > dr { df } else { dr };
+            let mut i = 0;
+            while i < 3 {
+                if d <= i + 2 {
+                    t[i][sq].0 |= 1u128 << other;
+                }
+                i += 1;
+            }
+            other += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// Squares within a king's distance of 2 of `sq`: a stepping piece other
+/// than a knight that attacks a square next to `sq`, or checks a king on
+/// `sq` after one step, stands there.
+#[inline]
+pub fn near_steppers(sq: Square) -> Bitboard {
+    NEAR[0][sq.index()]
+}
+
+/// Squares within a king's distance of 3 of `sq`: a knight that attacks a
+/// square next to `sq` stands there.
+#[inline]
+pub fn near_knights(sq: Square) -> Bitboard {
+    NEAR[1][sq.index()]
+}
+
+/// Squares within a king's distance of 4 of `sq`: a knight that checks a
+/// king on `sq` after one jump stands there.
+#[inline]
+pub fn near_knight_checks(sq: Square) -> Bitboard {
+    NEAR[2][sq.index()]
+}
+
 /// Squares strictly between two squares on a line (empty if not aligned).
 static BETWEEN: [[Bitboard; SQUARE_COUNT]; SQUARE_COUNT] = build_between(false);
 /// The whole line through two aligned squares (empty if not aligned).

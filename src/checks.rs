@@ -97,6 +97,13 @@ impl CheckInfo {
         !m.is_drop() && self.discoverers.has(m.from()) && !bitboard::line(k, m.from()).has(m.to())
     }
 
+    /// Our pieces whose move off their line to the opponent's king
+    /// uncovers one of our sliders.
+    #[inline]
+    pub fn discoverers(&self) -> Bitboard {
+        self.discoverers
+    }
+
     /// The opponent's king, if it has one (no move checks without it).
     #[inline]
     pub fn king(&self) -> Option<Square> {

@@ -48,7 +48,7 @@ impl Flights {
         };
         let occupied = pos.occupied().without(king);
         let near = bitboard::king_attacks(king) & pos.kind().mask() & !pos.pieces(defender);
-        let safe = near.and_not(pos.attacked_among(near, attacker, occupied));
+        let safe = near.and_not(pos.attacked_around(king, near, attacker, occupied));
         Flights { safe, occupied }
     }
 
