@@ -609,45 +609,42 @@ impl Table {
         // Entries freed (-1 each) and taken (+1).
         let mut added = 0isize;
         let mut target = None;
-        let mut weakest = (u64::MAX, 0);
-        for slot in 0..CLUSTER {
-            let same_board = self.key_at(start, slot) == key;
+        // The entries of this board first (their data read only there).
+        let mut same_board = self.slots_of(start, key);
+        while same_board != 0 {
+            let slot = same_board.trailing_zeros() as usize;
+            same_board &= same_board - 1;
             let mut e = self.data(start, slot);
-            let in_use = live(e[2]);
-            if same_board && in_use {
-                let h = entry_hand(&e);
-                if h == hand {
-                    let old = unpack(&e);
-                    if old.pn == 0 && found.pn != 0 && found.dn != 0 && found.len > 0 {
-                        // A proof keeps the bound beside its length.
-                        let bound = entry_bound(&e).max(found.len);
-                        e[1] = u64::from(bound) << 32;
-                        self.set_data(start, slot, &e);
-                        return;
-                    }
-                    if (old.pn == 0 || old.dn == 0) && found.pn != 0 && found.dn != 0 {
-                        // A proof or disproof is never replaced by less.
-                        return;
-                    }
-                    target = Some(slot);
-                    continue;
-                }
-                let old = unpack(&e);
-                let redundant =
-                    (found.pn == 0 && hand.is_subset_of(h) && old.pn != 0 && entry_bound(&e) == 0)
-                        || (found.dn == 0 && h.is_subset_of(hand) && old.dn != 0);
-                if redundant {
-                    e = [0; WORDS - 1];
-                    self.set_data(start, slot, &e);
-                    added -= 1;
-                }
+            if !live(e[2]) {
+                continue;
             }
-            let a = if live(e[2]) { entry_amount(e[2]) } else { 0 };
-            if a < weakest.0 {
-                weakest = (a, slot);
+            let h = entry_hand(&e);
+            if h == hand {
+                let old = unpack(&e);
+                if old.pn == 0 && found.pn != 0 && found.dn != 0 && found.len > 0 {
+                    // A proof keeps the bound beside its length.
+                    let bound = entry_bound(&e).max(found.len);
+                    e[1] = u64::from(bound) << 32;
+                    self.set_data(start, slot, &e);
+                    return;
+                }
+                if (old.pn == 0 || old.dn == 0) && found.pn != 0 && found.dn != 0 {
+                    // A proof or disproof is never replaced by less.
+                    return;
+                }
+                target = Some(slot);
+                continue;
+            }
+            let old = unpack(&e);
+            let redundant =
+                (found.pn == 0 && hand.is_subset_of(h) && old.pn != 0 && entry_bound(&e) == 0)
+                    || (found.dn == 0 && h.is_subset_of(hand) && old.dn != 0);
+            if redundant {
+                self.set_data(start, slot, &[0; WORDS - 1]);
+                added -= 1;
             }
         }
-        let slot = target.unwrap_or(weakest.1);
+        let slot = target.unwrap_or_else(|| self.weakest_slot(start));
         // The first key word keeps the lock's bit while it is held.
         let lock_bit = if slot == 0 { lock.held } else { 0 };
         self.words[start + slot].store(key | lock_bit, Relaxed);
@@ -684,6 +681,26 @@ impl Table {
         e[1] = found.pn as u64 | (dn as u64) << 32;
         e[2] = len | amount << AMOUNT_SHIFT | depth << DEPTH_SHIFT | generation << GENERATION_SHIFT;
         self.set_data(start, slot, &e);
+    }
+
+    /// The slot of the cluster at `start` whose entry took the least work
+    /// (a free slot first; the first of equals).
+    #[inline]
+    fn weakest_slot(&self, start: usize) -> usize {
+        let generation = self.generation;
+        let mut weakest = (u64::MAX, 0);
+        for slot in 0..CLUSTER {
+            let w = self.words[start + data_index(slot) + 2].load(Relaxed);
+            let a = if is_live(w, generation) {
+                entry_amount(w)
+            } else {
+                0
+            };
+            if a < weakest.0 {
+                weakest = (a, slot);
+            }
+        }
+        weakest.1
     }
 
     /// Adds `added` (entries taken less entries freed) to the count of live
