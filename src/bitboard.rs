@@ -358,7 +358,7 @@ static NEAR: [[Bitboard; SQUARE_COUNT]; 3] = build_near();
 
 const fn build_near() -> [[Bitboard; SQUARE_COUNT]; 3] {
     let mut t = [[Bitboard::EMPTY; SQUARE_COUNT]; 3];
-    let grid = 9;
+    let grid = GRID as usize;
     let mut sq = 0;
     while sq < SQUARE_COUNT {
         let mut other = 0;

@@ -55,38 +55,27 @@ impl Sink for MoveList {
 /// Fills a list with every move and a second one with the checking moves,
 /// both in generation order.
 struct WithChecks<'a> {
-    pos: &'a Position,
-    info: &'a CheckInfo,
     all: &'a mut MoveList,
-    checks: &'a mut MoveList,
+    checks: CheckSink<'a>,
 }
 
 impl Sink for WithChecks<'_> {
     #[inline]
     fn board(&mut self, from: Square, to: Bitboard, promote: bool) {
         self.all.board(from, to, promote);
-        let pt = self.pos.piece_on(from).piece_type();
-        let pt = if promote { pt.promoted() } else { pt };
-        self.checks
-            .board(from, self.info.checking(pt, from, to), promote);
+        self.checks.board(from, to, promote);
     }
 
     #[inline]
     fn pawns(&mut self, us: Color, to: Bitboard, promote: bool) {
         self.all.pawns(us, to, promote);
-        let pt = if promote {
-            PieceType::PRO_PAWN
-        } else {
-            PieceType::PAWN
-        };
-        self.checks
-            .pawns(us, self.info.checking_pawn_steps(us, pt, to), promote);
+        self.checks.pawns(us, to, promote);
     }
 
     #[inline]
     fn drops(&mut self, pt: PieceType, to: Bitboard) {
         self.all.drops(pt, to);
-        self.checks.drops(pt, self.info.checking_drops(pt, to));
+        self.checks.drops(pt, to);
     }
 }
 
@@ -135,12 +124,12 @@ impl Sink for AnyMove {
     }
 }
 
-/// Keeps only the checking moves (the mate solver's attacker moves): drops
-/// only onto the squares from which the piece checks, board moves tested one
-/// by one.
+/// Keeps only the checking moves (the mate solver's attacker moves): of
+/// each piece's destinations and each drop's squares, those from which the
+/// piece checks ([`CheckInfo::checking`] and its kin).
 struct CheckSink<'a> {
     pos: &'a Position,
-    info: CheckInfo,
+    info: &'a CheckInfo,
     list: &'a mut MoveList,
 }
 
@@ -174,12 +163,13 @@ impl Sink for CheckSink<'_> {
 /// legal moves that [`CheckInfo::gives_check`] accepts, in the same order).
 pub fn legal_checks(pos: &Position, list: &mut MoveList) {
     list.clear();
+    let info = CheckInfo::new(pos);
     let mut sink = CheckSink {
         pos,
-        info: CheckInfo::new(pos),
+        info: &info,
         list,
     };
-    match sink.info.king() {
+    match info.king() {
         Some(k) if !pos.in_check() => generate_checks(pos, k, &mut sink),
         _ => generate(pos, &mut sink),
     }
@@ -245,10 +235,12 @@ pub fn legal_moves_and_checks(
     list.clear();
     checks.clear();
     let mut sink = WithChecks {
-        pos,
-        info,
         all: list,
-        checks,
+        checks: CheckSink {
+            pos,
+            info,
+            list: checks,
+        },
     };
     generate(pos, &mut sink);
 }
@@ -270,9 +262,9 @@ pub fn count_legal_moves(pos: &Position) -> usize {
 /// `checkers`), square by square instead of piece by piece: the king's
 /// steps, then for each square that takes the checker or blocks its line
 /// the pieces that reach it (each with its promotion choices), and the drops
-/// on the line. A pinned piece can neither take the checker nor block (its
-/// line to the king is not the checker's), but it is counted the
-/// generator's way all the same.
+/// on the line. A pinned piece can neither take the checker nor block: its
+/// pinner is another slider, and it may move only on the line of that pin,
+/// which meets the checker's line at the king alone.
 #[inline(always)]
 fn count_evasions(pos: &Position, k: Square, checkers: Bitboard) -> usize {
     let mut counter = Counter(0);
@@ -287,17 +279,9 @@ fn count_evasions(pos: &Position, k: Square, checkers: Bitboard) -> usize {
     let occupied = pos.occupied();
     let block = bitboard::between(k, checker);
     let targets = block.with(checker);
-    let pinned = pos.pinned(us);
-    let movers = pos.pieces(us).and_not(pinned).without(k);
+    let movers = pos.pieces(us).and_not(pos.pinned(us)).without(k);
     for to in targets {
         for from in pos.attackers_to(to, us, occupied) & movers {
-            counter.0 += move_choices(pos, from, to);
-        }
-    }
-    for from in pinned {
-        let pt = pos.piece_on(from).piece_type();
-        let to = bitboard::attacks(us, pt, from, occupied) & targets & bitboard::line(k, from);
-        for to in to {
             counter.0 += move_choices(pos, from, to);
         }
     }

@@ -437,18 +437,7 @@ impl Table {
                     continue;
                 }
                 let to = self.cluster_at(cluster_index(key, new));
-                let mut target = (u64::MAX, 0);
-                for t in 0..CLUSTER {
-                    let w = self.words[to + data_index(t) + 2].load(Relaxed);
-                    let a = if is_live(w, generation) {
-                        entry_amount(w)
-                    } else {
-                        0
-                    };
-                    if a < target.0 {
-                        target = (a, t);
-                    }
-                }
+                let target = self.weakest(to);
                 let amount = entry_amount(e[2]);
                 if target.0 >= amount {
                     continue;
@@ -644,7 +633,7 @@ impl Table {
                 added -= 1;
             }
         }
-        let slot = target.unwrap_or_else(|| self.weakest_slot(start));
+        let slot = target.unwrap_or_else(|| self.weakest(start).1);
         // The first key word keeps the lock's bit while it is held.
         let lock_bit = if slot == 0 { lock.held } else { 0 };
         self.words[start + slot].store(key | lock_bit, Relaxed);
@@ -683,10 +672,10 @@ impl Table {
         self.set_data(start, slot, &e);
     }
 
-    /// The slot of the cluster at `start` whose entry took the least work
-    /// (a free slot first; the first of equals).
+    /// The slot of the cluster at `start` whose entry took the least work,
+    /// with that work (a free slot first, at 0; the first of equals).
     #[inline]
-    fn weakest_slot(&self, start: usize) -> usize {
+    fn weakest(&self, start: usize) -> (u64, usize) {
         let generation = self.generation;
         let mut weakest = (u64::MAX, 0);
         for slot in 0..CLUSTER {
@@ -700,7 +689,7 @@ impl Table {
                 weakest = (a, slot);
             }
         }
-        weakest.1
+        weakest
     }
 
     /// Adds `added` (entries taken less entries freed) to the count of live
