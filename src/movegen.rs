@@ -608,6 +608,34 @@ fn is_pawn_drop_mate(pos: &Position, sq: Square) -> bool {
     !has_legal_move(&after)
 }
 
+/// Random playouts for tests: from each of `starts`, up to `plies` moves
+/// chosen by a fixed LCG; `visit` sees every position reached with its
+/// legal moves. Returns the number of positions visited.
+#[cfg(test)]
+pub(crate) fn random_playouts(
+    starts: &[&str],
+    plies: usize,
+    mut visit: impl FnMut(&Position, &MoveList),
+) -> usize {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut visited = 0;
+    for sfen in starts {
+        let mut pos = crate::sfen::parse_sfen(sfen).expect("valid sfen");
+        for _ in 0..plies {
+            let mut list = MoveList::new();
+            legal_moves(&pos, &mut list);
+            visit(&pos, &list);
+            visited += 1;
+            if list.is_empty() {
+                break;
+            }
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            pos = pos.play(list.as_slice()[(seed >> 33) as usize % list.len()]);
+        }
+    }
+    visited
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -678,40 +706,27 @@ mod tests {
             "lk1/3/1KL b Nn 1",
             "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1",
         ]);
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut checked = 0;
-        for sfen in starts {
-            let mut pos = sfen::parse_sfen(sfen).unwrap();
-            for _ in 0..24 {
-                let mut list = MoveList::new();
-                legal_moves(&pos, &mut list);
-                if list.is_empty() {
-                    break;
+        random_playouts(&starts, 24, |pos, list| {
+            let mut checks = MoveList::new();
+            legal_checks(pos, &mut checks);
+            let want: Vec<Move> = list
+                .iter()
+                .copied()
+                .filter(|&m| pos.play(m).in_check())
+                .collect();
+            assert_eq!(checks.as_slice(), want.as_slice(), "{pos:?}");
+            for &m in list.iter() {
+                let child = pos.play(m);
+                if !child.in_check() {
+                    continue;
                 }
-                let mut checks = MoveList::new();
-                legal_checks(&pos, &mut checks);
-                let want: Vec<Move> = list
-                    .iter()
-                    .copied()
-                    .filter(|&m| pos.play(m).in_check())
-                    .collect();
-                assert_eq!(checks.as_slice(), want.as_slice(), "{pos:?}");
-                for &m in list.iter() {
-                    let child = pos.play(m);
-                    if !child.in_check() {
-                        continue;
-                    }
-                    let mut counter = Counter(0);
-                    generate(&child, &mut counter);
-                    assert_eq!(count_legal_moves(&child), counter.0, "{child:?}");
-                    checked += 1;
-                }
-                seed = seed
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1_442_695_040_888_963_407);
-                pos = pos.play(list.as_slice()[(seed >> 33) as usize % list.len()]);
+                let mut counter = Counter(0);
+                generate(&child, &mut counter);
+                assert_eq!(count_legal_moves(&child), counter.0, "{child:?}");
+                checked += 1;
             }
-        }
+        });
         assert!(checked > 10_000, "{checked}");
     }
 
@@ -736,25 +751,12 @@ mod tests {
             "lk1/3/1KL b Nn 1",
             "9/9/9/9/9/9/9/4K4/9 w GS2r2b3g3s4n4l18p 1",
         ]);
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut positions = 0;
-        for sfen in starts {
-            let mut pos = sfen::parse_sfen(sfen).expect("valid sfen");
-            for _ in 0..24 {
-                let mut list = MoveList::new();
-                legal_moves(&pos, &mut list);
-                for raw in 0..=u16::MAX {
-                    let m = Move::from_raw(raw);
-                    assert_eq!(is_legal_fast(&pos, m), list.contains(m), "{m} in {sfen}");
-                }
-                positions += 1;
-                if list.is_empty() {
-                    break;
-                }
-                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                pos = pos.play(list.as_slice()[(seed >> 33) as usize % list.len()]);
+        let positions = random_playouts(&starts, 24, |pos, list| {
+            for raw in 0..=u16::MAX {
+                let m = Move::from_raw(raw);
+                assert_eq!(is_legal_fast(pos, m), list.contains(m), "{m} in {pos:?}");
             }
-        }
+        });
         assert!(positions > 200);
     }
 

@@ -465,9 +465,7 @@ impl std::fmt::Debug for Position {
 #[cfg(test)]
 mod tests {
     use crate::bitboard::Bitboard;
-    use crate::movegen::legal_moves;
-    use crate::moves::MoveList;
-    use crate::sfen::parse_sfen;
+    use crate::movegen::random_playouts;
     use crate::types::Color;
 
     #[test]
@@ -481,49 +479,36 @@ mod tests {
             "npk/3/KPN b - 1",
             "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1",
         ]);
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let mut asked = 0;
-        for sfen in starts {
-            let mut pos = parse_sfen(sfen).unwrap();
-            for _ in 0..40 {
-                let all = pos.kind().mask();
-                for color in [Color::Sente, Color::Gote] {
-                    let mut occupancies = vec![pos.occupied()];
-                    occupancies.extend(
-                        [Color::Sente, Color::Gote]
-                            .iter()
-                            .filter_map(|&c| pos.king_square(c))
-                            .map(|k| pos.occupied().without(k)),
-                    );
-                    for occupied in occupancies {
-                        let mut want = Bitboard::EMPTY;
-                        for sq in all {
-                            if pos.is_attacked(sq, color, occupied) {
-                                want = want.with(sq);
-                            }
+        random_playouts(&starts, 40, |pos, _| {
+            let all = pos.kind().mask();
+            for color in [Color::Sente, Color::Gote] {
+                let mut occupancies = vec![pos.occupied()];
+                occupancies.extend(
+                    [Color::Sente, Color::Gote]
+                        .iter()
+                        .filter_map(|&c| pos.king_square(c))
+                        .map(|k| pos.occupied().without(k)),
+                );
+                for occupied in occupancies {
+                    let mut want = Bitboard::EMPTY;
+                    for sq in all {
+                        if pos.is_attacked(sq, color, occupied) {
+                            want = want.with(sq);
                         }
-                        for k in all {
-                            let around = crate::bitboard::king_attacks(k) & all;
-                            assert_eq!(
-                                pos.attacked_around(k, around, color, occupied),
-                                want & around,
-                                "{pos:?} {k:?}"
-                            );
-                        }
-                        asked += 1;
                     }
+                    for k in all {
+                        let around = crate::bitboard::king_attacks(k) & all;
+                        assert_eq!(
+                            pos.attacked_around(k, around, color, occupied),
+                            want & around,
+                            "{pos:?} {k:?}"
+                        );
+                    }
+                    asked += 1;
                 }
-                let mut list = MoveList::new();
-                legal_moves(&pos, &mut list);
-                if list.is_empty() {
-                    break;
-                }
-                seed = seed
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1_442_695_040_888_963_407);
-                pos = pos.play(list.as_slice()[(seed >> 33) as usize % list.len()]);
             }
-        }
+        });
         assert!(asked > 1000, "{asked}");
     }
 }
