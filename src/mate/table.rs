@@ -365,15 +365,19 @@ impl Table {
     }
 
     /// The slots of the cluster at `start` whose board key is `key` (a
-    /// stored key), one bit each: the keys are compared without a branch,
-    /// and only the matching entries' data is read.
+    /// stored key), in order: the keys are compared without a branch into
+    /// a mask, so that only the matching entries' data is read.
     #[inline]
-    fn slots_of(&self, start: usize, key: u64) -> u32 {
-        let mut slots = 0;
+    fn slots_of(&self, start: usize, key: u64) -> impl Iterator<Item = usize> {
+        let mut slots = 0u32;
         for slot in 0..CLUSTER {
             slots |= u32::from(self.key_at(start, slot) == key) << slot;
         }
-        slots
+        std::iter::from_fn(move || {
+            let slot = slots.trailing_zeros() as usize;
+            slots &= slots.wrapping_sub(1);
+            (slot < CLUSTER).then_some(slot)
+        })
     }
 
     /// The four data words of `slot` of the cluster at `start` (see
@@ -483,10 +487,7 @@ impl Table {
         let mut old = false;
         let mut bound = 0;
         let ply = (ply as u64).min(DEPTH_MASK);
-        let mut slots = self.slots_of(start, key);
-        while slots != 0 {
-            let slot = slots.trailing_zeros() as usize;
-            slots &= slots - 1;
+        for slot in self.slots_of(start, key) {
             let e = self.data(start, slot);
             if !self.live(e[2]) {
                 continue;
@@ -539,10 +540,7 @@ impl Table {
         let key = stored_key(key);
         let start = self.cluster_start(key);
         let _lock = self.lock(start);
-        let mut slots = self.slots_of(start, key);
-        while slots != 0 {
-            let slot = slots.trailing_zeros() as usize;
-            slots &= slots - 1;
+        for slot in self.slots_of(start, key) {
             let e = self.data(start, slot);
             let link = (e[0] & PARENT_LINK_MASK) as u8;
             if !self.live(e[2]) || entry_hand(&e) != hand || link & PARENT_VALID == 0 {
@@ -599,10 +597,7 @@ impl Table {
         let mut added = 0isize;
         let mut target = None;
         // The entries of this board first (their data read only there).
-        let mut same_board = self.slots_of(start, key);
-        while same_board != 0 {
-            let slot = same_board.trailing_zeros() as usize;
-            same_board &= same_board - 1;
+        for slot in self.slots_of(start, key) {
             let mut e = self.data(start, slot);
             if !live(e[2]) {
                 continue;
